@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""Generate HIP-on-NVIDIA headers that compile with CUDA 13.
+
+HIP's NVIDIA path (nvcc -D__HIP_PLATFORM_NVIDIA__) is a set of inline wrappers
+in hip/nvidia_detail/*.h that forward hipXxx to cudaXxx.  The Debian HIP 5.2
+headers were written against CUDA 11; CUDA 12/13 removed or changed some of
+the APIs, struct fields and enumerators those wrappers touch, so the header
+does not compile with CUDA 13.
+
+This script copies the HIP include tree (default /usr/include/hip) into an
+output folder (default build/hip-nvidia-include/hip) and patches the copy:
+
+  * everyday APIs that only touch a removed field/enum are ADAPTED
+    (hipGetDeviceProperties, hipDeviceGetAttribute, hipChooseDevice);
+  * APIs whose CUDA counterpart changed signature are ADAPTED to the new
+    signature (hipMemAdvise, hipMemPrefetchAsync, hipCtxCreate, the graph
+    edge APIs, stream capture info);
+  * APIs CUDA 13 removed entirely are STUBBED to return hipErrorNotSupported
+    (texture references, multi-device cooperative launch), and the template
+    overloads on the removed `texture<>` type are REMOVED.
+
+Every edit must match exactly once; a mismatch (other HIP version) is an
+error, never a silent skip.  The source tree is never modified.
+
+Usage: make-compat-headers.py [--src /usr/include/hip] [--out build/hip-nvidia-include]
+Then:  nvcc -x cu -D__HIP_PLATFORM_NVIDIA__ -I<out> file.cpp
+"""
+import argparse
+import os
+import re
+import shutil
+import sys
+
+API = "nvidia_detail/nvidia_hip_runtime_api.h"
+MARK = "/* cu2dcu-compat: "
+
+
+class PatchError(Exception):
+    pass
+
+
+def sub_once(text, old, new, why):
+    """Exact replacement; the comment is part of `new` where wanted."""
+    n = text.count(old)
+    if n != 1:
+        raise PatchError(f"expected exactly one match ({why}), found {n}:\n{old}")
+    return text.replace(old, new, 1)
+
+
+def find_definitions(text, name):
+    """Yield (decl_start, body_open, body_end) of inline definitions of `name`."""
+    for m in re.finditer(r"\b" + re.escape(name) + r"\s*\(", text):
+        # match the parameter list parentheses
+        i = m.end() - 1
+        depth = 0
+        while i < len(text):
+            c = text[i]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        j = i + 1
+        while j < len(text) and text[j] in " \t\r\n":
+            j += 1
+        if j >= len(text) or text[j] != "{":
+            continue  # a call or a declaration, not a definition
+        # the declaration starts at the line holding "inline" (or "template" above it)
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        k = line_start
+        while "inline" not in text[k:m.start()] and k > 0:
+            k = text.rfind("\n", 0, k - 1) + 1
+        prev = text.rfind("\n", 0, k - 1) + 1
+        if text[prev:k].lstrip().startswith("template"):
+            k = prev
+        depth = 0
+        e = j
+        while e < len(text):
+            if text[e] == "{":
+                depth += 1
+            elif text[e] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            e += 1
+        yield k, j, e + 1
+
+
+def edit_function(text, name, action, why, selector=None, expect=1):
+    defs = [d for d in find_definitions(text, name)
+            if selector is None or selector in text[d[0]:d[1]]]
+    if len(defs) != expect:
+        raise PatchError(f"{name}: expected {expect} definition(s) (selector {selector!r}), found {len(defs)}")
+    for start, body, end in reversed(defs):
+        if action == "remove":
+            text = text[:start] + f"{MARK}removed {name}: {why} */" + text[end:]
+        elif action == "stub":
+            text = (text[:body] + "{\n    " + MARK + why + " */\n"
+                    "    return hipErrorNotSupported;\n}" + text[end:])
+        else:  # a new body
+            text = text[:body] + "{\n    " + MARK + why + " */\n" + action + "\n}" + text[end:]
+    return text
+
+
+def patch_runtime_api(t):
+    # ---- upstream typos that CUDA 13 builds warn about (behaviour unchanged)
+    t = sub_once(t, "#define CUDA_11010 11020\n",
+                 "#define CUDA_11020 11020 " + MARK + "upstream defined CUDA_11010 twice */\n",
+                 "CUDA_11020")
+    t = sub_once(t, "    hipCUResultTohipError(cuModuleGetTexRef(pTexRef, hmod, name));\n",
+                 "    " + MARK + "upstream forgot the return */\n"
+                 "    return hipCUResultTohipError(cuModuleGetTexRef(pTexRef, hmod, name));\n",
+                 "hipModuleGetTexRef return")
+
+    # ---- hipChooseDevice: cudaDeviceProp lost clockRate/computeMode/memoryClockRate
+    for field in ("clockRate", "computeMode", "memoryClockRate"):
+        t = sub_once(t, f"    cdprop.{field} = prop->{field};\n",
+                     f"    {MARK}cudaDeviceProp::{field} removed in CUDA 13; not used for matching */\n",
+                     f"hipChooseDevice {field}")
+
+    # ---- hipGetDeviceProperties: fill removed fields from cudaDeviceGetAttribute
+    t = sub_once(t, "    p_prop->clockRate = cdprop.clockRate;\n"
+                    "    p_prop->memoryClockRate = cdprop.memoryClockRate;\n",
+                 f"    {MARK}CUDA 13 removed these fields; the attributes remain */\n"
+                 "    if (cerror == cudaSuccess) cerror = cudaDeviceGetAttribute(&p_prop->clockRate, cudaDevAttrClockRate, device);\n"
+                 "    if (cerror == cudaSuccess) cerror = cudaDeviceGetAttribute(&p_prop->memoryClockRate, cudaDevAttrMemoryClockRate, device);\n",
+                 "hipGetDeviceProperties clocks")
+    t = sub_once(t, "    p_prop->computeMode = cdprop.computeMode;\n"
+                    "    p_prop->clockInstructionRate = cdprop.clockRate; // Same as clock-rate:\n",
+                 f"    {MARK}cudaDeviceProp::computeMode removed in CUDA 13 */\n"
+                 "    if (cerror == cudaSuccess) cerror = cudaDeviceGetAttribute(&p_prop->computeMode, cudaDevAttrComputeMode, device);\n"
+                 "    p_prop->clockInstructionRate = p_prop->clockRate; // Same as clock-rate:\n",
+                 "hipGetDeviceProperties computeMode")
+    t = sub_once(t, "    p_prop->cooperativeMultiDeviceLaunch = cdprop.cooperativeMultiDeviceLaunch;\n",
+                 f"    {MARK}multi-device cooperative launch removed in CUDA 13: never supported */\n"
+                 "    p_prop->cooperativeMultiDeviceLaunch = 0;\n",
+                 "hipGetDeviceProperties cooperativeMultiDeviceLaunch")
+    t = sub_once(t, "    p_prop->kernelExecTimeoutEnabled = cdprop.kernelExecTimeoutEnabled;\n",
+                 f"    {MARK}cudaDeviceProp::kernelExecTimeoutEnabled removed in CUDA 13 */\n"
+                 "    if (cerror == cudaSuccess) cerror = cudaDeviceGetAttribute(&p_prop->kernelExecTimeoutEnabled, cudaDevAttrKernelExecTimeout, device);\n",
+                 "hipGetDeviceProperties kernelExecTimeoutEnabled")
+
+    # ---- hipDeviceGetAttribute: enumerator removed
+    t = sub_once(t, "            cdattr = cudaDevAttrCooperativeMultiDeviceLaunch;\n            break;\n",
+                 f"            {MARK}cudaDevAttrCooperativeMultiDeviceLaunch removed in CUDA 13: report 0 */\n"
+                 "            *pi = 0;\n            return hipSuccess;\n",
+                 "hipDeviceGetAttribute CooperativeMultiDeviceLaunch")
+
+    # ---- unified memory: int device -> cudaMemLocation
+    loc = ("    struct cudaMemLocation loc;\n"
+           "    memset(&loc, 0, sizeof(loc));\n"
+           "    if (device == cudaCpuDeviceId) { loc.type = cudaMemLocationTypeHost; loc.id = 0; }\n"
+           "    else { loc.type = cudaMemLocationTypeDevice; loc.id = device; }\n")
+    t = edit_function(t, "hipMemAdvise", loc +
+                      "    return hipCUDAErrorTohipError(cudaMemAdvise(dev_ptr, count,\n"
+                      "        hipMemoryAdviseTocudaMemoryAdvise(advice), loc));",
+                      "CUDA 13 cudaMemAdvise takes a cudaMemLocation")
+    t = edit_function(t, "hipMemPrefetchAsync", loc +
+                      "    return hipCUDAErrorTohipError(cudaMemPrefetchAsync(dev_ptr, count, loc, 0, stream));",
+                      "CUDA 13 cudaMemPrefetchAsync takes a cudaMemLocation and flags")
+
+    # ---- driver context creation gained a params argument
+    t = sub_once(t, "cuCtxCreate(ctx, flags, device)",
+                 "cuCtxCreate(ctx, NULL /* cu2dcu-compat: CUDA 13 params */, flags, device)",
+                 "hipCtxCreate")
+
+    # ---- graph edges gained edge data (NULL = default edges)
+    t = sub_once(t, "cudaGraphAddDependencies(graph, from, to, numDependencies)",
+                 "cudaGraphAddDependencies(graph, from, to, NULL /* cu2dcu-compat: edgeData */, numDependencies)",
+                 "hipGraphAddDependencies")
+    t = sub_once(t, "cudaGraphRemoveDependencies(graph, from, to, numDependencies)",
+                 "cudaGraphRemoveDependencies(graph, from, to, NULL /* cu2dcu-compat: edgeData */, numDependencies)",
+                 "hipGraphRemoveDependencies")
+    t = sub_once(t, "cudaGraphGetEdges(graph, from, to, numEdges)",
+                 "cudaGraphGetEdges(graph, from, to, NULL /* cu2dcu-compat: edgeData */, numEdges)",
+                 "hipGraphGetEdges")
+    t = sub_once(t, "cudaGraphNodeGetDependencies(node, pDependencies, pNumDependencies)",
+                 "cudaGraphNodeGetDependencies(node, pDependencies, NULL /* cu2dcu-compat: edgeData */, pNumDependencies)",
+                 "hipGraphNodeGetDependencies")
+    t = sub_once(t, "cudaGraphNodeGetDependentNodes(node, pDependentNodes, pNumDependentNodes)",
+                 "cudaGraphNodeGetDependentNodes(node, pDependentNodes, NULL /* cu2dcu-compat: edgeData */, pNumDependentNodes)",
+                 "hipGraphNodeGetDependentNodes")
+    t = sub_once(t, "cudaStreamGetCaptureInfo_v2(\n        stream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out)",
+                 "cudaStreamGetCaptureInfo(/* cu2dcu-compat: _v2 folded into the CUDA 13 API */\n"
+                 "        stream, captureStatus_out, id_out, graph_out, dependencies_out, NULL, numDependencies_out)",
+                 "hipStreamGetCaptureInfo_v2")
+    t = sub_once(t, "cudaStreamUpdateCaptureDependencies(stream, dependencies,\n",
+                 "cudaStreamUpdateCaptureDependencies(stream, dependencies, NULL /* cu2dcu-compat: edgeData */,\n",
+                 "hipStreamUpdateCaptureDependencies")
+
+    # ---- APIs CUDA 13 removed: texture references, multi-device cooperative launch
+    why = "CUDA 13 removed texture references"
+    t = edit_function(t, "hipBindTexture", "stub", why, selector="struct textureReference*")
+    t = edit_function(t, "hipBindTexture2D", "stub", why)
+    t = edit_function(t, "hipGetTextureAlignmentOffset", "stub", why)
+    t = edit_function(t, "hipLaunchCooperativeKernelMultiDevice", "stub",
+                      "CUDA 13 removed cudaLaunchCooperativeKernelMultiDevice")
+    for name, n in (("hipBindTexture", 2), ("hipUnbindTexture", 2), ("hipBindTextureToArray", 3)):
+        t = edit_function(t, name, "remove", "CUDA 13 removed texture<> templates",
+                          selector="texture<T, dim, readMode>", expect=n)
+    return t
+
+
+WARP_COMPAT = r"""
+/* cu2dcu-compat: HIP's mask-less warp intrinsics.  CUDA removed the mask-less
+ * __shfl, __ballot, __any and __all for sm_70 and later (ptxas rejects them), and
+ * HIP 5.2 has no *_sync forms, so HIP code that is correct on AMD would not
+ * build here.  Map them to the *_sync forms over the currently active lanes,
+ * which is HIP's semantics.  __ballot returns 64 bits as in HIP (the upper 32
+ * bits are 0 on a 32-lane warp).  Defined after all CUDA headers, so CUDA's
+ * own declarations are untouched. */
+#if defined(__CUDACC__) && !defined(CU2DCU_NO_WARP_COMPAT)
+template <typename T>
+__device__ inline T __hip_compat_shfl(T var, int src_lane, int width = warpSize) {
+    return __shfl_sync(__activemask(), var, src_lane, width);
+}
+template <typename T>
+__device__ inline T __hip_compat_shfl_up(T var, unsigned int delta, int width = warpSize) {
+    return __shfl_up_sync(__activemask(), var, delta, width);
+}
+template <typename T>
+__device__ inline T __hip_compat_shfl_down(T var, unsigned int delta, int width = warpSize) {
+    return __shfl_down_sync(__activemask(), var, delta, width);
+}
+template <typename T>
+__device__ inline T __hip_compat_shfl_xor(T var, int lane_mask, int width = warpSize) {
+    return __shfl_xor_sync(__activemask(), var, lane_mask, width);
+}
+__device__ inline unsigned long long __hip_compat_ballot(int pred) {
+    return (unsigned long long)__ballot_sync(__activemask(), pred);
+}
+__device__ inline int __hip_compat_any(int pred) { return __any_sync(__activemask(), pred); }
+__device__ inline int __hip_compat_all(int pred) { return __all_sync(__activemask(), pred); }
+#define __shfl(...) __hip_compat_shfl(__VA_ARGS__)
+#define __shfl_up(...) __hip_compat_shfl_up(__VA_ARGS__)
+#define __shfl_down(...) __hip_compat_shfl_down(__VA_ARGS__)
+#define __shfl_xor(...) __hip_compat_shfl_xor(__VA_ARGS__)
+#define __ballot(p) __hip_compat_ballot(p)
+#define __any(p) __hip_compat_any(p)
+#define __all(p) __hip_compat_all(p)
+#endif
+"""
+
+
+def patch_runtime(t):
+    # insert before the last "#endif" (the include guard)
+    end = t.rstrip().rfind("#endif")
+    if end < 0 or "HIP_INCLUDE_HIP_NVIDIA_DETAIL_HIP_RUNTIME_H" not in t:
+        raise PatchError("nvidia_hip_runtime.h: include guard not found")
+    return t[:end] + WARP_COMPAT + "\n" + t[end:]
+
+
+PATCHES = {API: patch_runtime_api, "nvidia_detail/nvidia_hip_runtime.h": patch_runtime}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--src", default="/usr/include/hip")
+    ap.add_argument("--out", default="build/hip-nvidia-include")
+    a = ap.parse_args()
+    dst = os.path.join(a.out, "hip")
+    if not os.path.isdir(a.src):
+        sys.exit(f"make-compat-headers: no HIP headers at {a.src}")
+    tmp = dst + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(a.src, tmp, symlinks=False)
+    try:
+        for rel, fn in PATCHES.items():
+            p = os.path.join(tmp, rel)
+            with open(p) as f:
+                text = f.read()
+            new = fn(text)
+            with open(p, "w") as f:
+                f.write("/* Generated by scripts/hip-nvidia/make-compat-headers.py from "
+                        + os.path.join(a.src, rel) + "; do not edit. */\n" + new)
+    except PatchError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        sys.exit(f"make-compat-headers: {e}")
+    shutil.rmtree(dst, ignore_errors=True)
+    os.rename(tmp, dst)
+    n = sum(open(os.path.join(dst, r)).read().count(MARK) for r in PATCHES)
+    print(f"make-compat-headers: wrote {dst} ({n} compat edits)")
+
+
+if __name__ == "__main__":
+    main()
