@@ -86,7 +86,8 @@ int main(int argc, char** argv) {
     const unsigned blocks = (unsigned)((n + kBlock - 1) / kBlock);
     const unsigned gs_blocks = (unsigned)prop.multiProcessorCount * 8;
 
-    auto run_kernel = [&](const char* name, const std::string& extra, auto launch) {
+    auto run_kernel = [&](const char* name, const std::string& extra,
+                          const std::function<void()>& launch) {
         bench::Result r;
         r.name = name;
         r.size = n;
