@@ -1,0 +1,121 @@
+#include "driver/TranslateAction.h"
+
+#include "checks/Wave64Check.h"
+#include "match/KernelLaunchTranslator.h"
+#include "match/NameUseTranslator.h"
+#include "match/PreprocessorTranslator.h"
+#include "match/SymbolArgumentTranslator.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Preprocessor.h"
+
+namespace cu2dcu {
+
+namespace {
+
+/// Walks the code as written (no template instantiations) and hands each
+/// node to the translator for its concern.
+class AstTranslator : public clang::RecursiveASTVisitor<AstTranslator> {
+public:
+  AstTranslator(SourceContext &Context, const std::string &CudaIncludeDir)
+      : Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context) {}
+
+  bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
+    Names.handleUse(E->getDecl(), E->getLocation());
+    return true;
+  }
+  bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr *E) {
+    bool FromSystem = false;
+    for (const clang::NamedDecl *D : E->decls())
+      FromSystem |= D->getASTContext().getSourceManager().isInSystemHeader(D->getLocation());
+    Names.handleUnresolvedUse(E->getName().getAsString(), E->getNameLoc(), FromSystem);
+    return true;
+  }
+  bool VisitCallExpr(clang::CallExpr *Call) {
+    const clang::Expr *Callee = Call->getCallee()->IgnoreImplicit();
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
+      Symbols.handle(Call, Ref->getDecl()->getNameAsString());
+    else if (const auto *Lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(Callee))
+      Symbols.handle(Call, Lookup->getName().getAsString());
+    return true;
+  }
+  bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *Launch) {
+    Launches.handle(Launch);
+    return true;
+  }
+  bool VisitTypedefTypeLoc(clang::TypedefTypeLoc TL) {
+    Names.handleUse(TL.getDecl(), TL.getNameLoc());
+    return true;
+  }
+  bool VisitUsingTypeLoc(clang::UsingTypeLoc TL) {
+    Names.handleUse(TL.getDecl(), TL.getNameLoc());
+    return true;
+  }
+  bool VisitRecordTypeLoc(clang::RecordTypeLoc TL) {
+    Names.handleUse(TL.getDecl(), TL.getNameLoc());
+    return true;
+  }
+  bool VisitEnumTypeLoc(clang::EnumTypeLoc TL) {
+    Names.handleUse(TL.getDecl(), TL.getNameLoc());
+    return true;
+  }
+  bool VisitTemplateSpecializationTypeLoc(clang::TemplateSpecializationTypeLoc TL) {
+    if (const clang::TemplateDecl *T = TL.getTypePtr()->getTemplateName().getAsTemplateDecl())
+      Names.handleUse(T, TL.getTemplateNameLoc());
+    return true;
+  }
+
+private:
+  NameUseTranslator Names;
+  KernelLaunchTranslator Launches;
+  SymbolArgumentTranslator Symbols;
+};
+
+class TranslateConsumer : public clang::ASTConsumer {
+public:
+  TranslateConsumer(std::unique_ptr<SourceContext> Context, std::string CudaIncludeDir)
+      : Context(std::move(Context)), CudaIncludeDir(std::move(CudaIncludeDir)) {}
+
+  void HandleTranslationUnit(clang::ASTContext &Ast) override {
+    AstTranslator(*Context, CudaIncludeDir).TraverseAST(Ast);
+    clang::ast_matchers::MatchFinder Finder;
+    auto Checks = makeWave64Checks(*Context);
+    for (auto &Check : Checks)
+      Check->registerMatchers(Finder);
+    Finder.matchAST(Ast);
+  }
+
+private:
+  std::unique_ptr<SourceContext> Context;
+  std::string CudaIncludeDir;
+};
+
+class TranslateAction : public clang::ASTFrontendAction {
+public:
+  TranslateAction(const TranslationUnitSetup &Setup, TranslationResult &Result)
+      : Setup(Setup), Result(Result) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        llvm::StringRef) override {
+    auto Context = std::make_unique<SourceContext>(Setup.Map, Setup.Options, Setup.IsTranslated,
+                                                   Result);
+    Context->setSourceManager(CI.getSourceManager());
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorTranslator>(*Context));
+    return std::make_unique<TranslateConsumer>(std::move(Context), Setup.CudaIncludeDir);
+  }
+
+private:
+  const TranslationUnitSetup &Setup;
+  TranslationResult &Result;
+};
+
+} // namespace
+
+std::unique_ptr<clang::FrontendAction> makeTranslateAction(const TranslationUnitSetup &Setup,
+                                                           TranslationResult &Result) {
+  return std::make_unique<TranslateAction>(Setup, Result);
+}
+
+} // namespace cu2dcu

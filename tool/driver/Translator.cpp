@@ -1,0 +1,237 @@
+#include "driver/Translator.h"
+
+#include "driver/TranslateAction.h"
+#include "lexical/EntryTranslation.h"
+#include "lexical/LexicalTranslator.h"
+#include "rewrite/EditApplier.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/TextDiagnosticBuffer.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ThreadPool.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+namespace cu2dcu {
+
+const char *fileStatusName(FileStatus S) {
+  switch (S) {
+  case FileStatus::Translated:
+    return "translated";
+  case FileStatus::Unchanged:
+    return "unchanged";
+  case FileStatus::Copied:
+    return "copied";
+  case FileStatus::Failed:
+    return "failed";
+  }
+  return "?";
+}
+
+namespace {
+
+/// Records the first error clang reports, so a fallback can say why.
+class FirstErrorConsumer : public clang::DiagnosticConsumer {
+public:
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < clang::DiagnosticsEngine::Error || !First.empty())
+      return;
+    llvm::SmallString<256> Message;
+    Info.FormatDiagnostic(Message);
+    First = Message.str().str();
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      clang::PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        First = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ": " + First;
+    }
+  }
+  std::string First;
+};
+
+struct UnitOutcome {
+  TranslationResult Result;
+  bool Parsed = false;
+};
+
+/// Parses one file as CUDA and runs every matcher over it.
+UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSettings &Settings,
+                          const std::function<bool(const std::string &)> &IsTranslated) {
+  UnitOutcome Outcome;
+  TranslationUnitSetup Setup{Map, Settings.Translation, IsTranslated,
+                             Settings.Toolchain.found() ? Settings.Toolchain.CudaPath + "/include"
+                                                        : std::string()};
+  std::vector<std::string> Args = cudaParseArgs(Settings.Toolchain, File.Source, File.CompileFlags);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
+      new clang::FileManager(clang::FileSystemOptions()));
+  FirstErrorConsumer Errors;
+  clang::tooling::ToolInvocation Invocation(Args, makeTranslateAction(Setup, Outcome.Result),
+                                            Files.get());
+  Invocation.setDiagnosticConsumer(&Errors);
+  bool Ok = Invocation.run();
+  Outcome.Parsed = Ok && Errors.getNumErrors() == 0;
+  if (!Outcome.Parsed) {
+    Outcome.Result.Files.clear();
+    Outcome.Result.Mode = ParseMode::Lexical;
+    Outcome.Result.FallbackReason = Errors.First.empty() ? "clang could not parse the file"
+                                                         : Errors.First;
+  }
+  return Outcome;
+}
+
+} // namespace
+
+RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings) {
+  auto Start = std::chrono::steady_clock::now();
+  RunResult Run;
+  Run.Files.reserve(Inputs.Files.size());
+  llvm::StringMap<size_t> IndexOf;
+  for (const InputFile &F : Inputs.Files) {
+    IndexOf[F.Source] = Run.Files.size();
+    FileReport R;
+    R.Input = F;
+    Run.Files.push_back(std::move(R));
+  }
+
+  LexicalTranslator Lexical(Map, Settings.Translation);
+  // Read every file to translate; decide which need a parse at all.
+  std::vector<size_t> Units, Headers;
+  for (size_t I = 0; I < Run.Files.size(); ++I) {
+    FileReport &R = Run.Files[I];
+    auto Buffer = llvm::MemoryBuffer::getFile(R.Input.Source, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!Buffer) {
+      R.Status = FileStatus::Failed;
+      R.ModeReason = "cannot read: " + Buffer.getError().message();
+      continue;
+    }
+    R.Original = (*Buffer)->getBuffer().str();
+    if (R.Input.Action == FileAction::Copy)
+      continue;
+    R.Mode = ParseMode::Lexical;
+    if (R.Original.find('\0') != std::string::npos) {
+      R.Input.Action = FileAction::Copy; // binary content with a source name
+      R.Mode = ParseMode::Copy;
+      R.ModeReason = "binary file copied unchanged";
+      continue;
+    }
+    if (!Lexical.mentionsCuda(R.Original)) {
+      R.ModeReason = "no CUDA found";
+      continue;
+    }
+    (R.Input.IsHeader ? Headers : Units).push_back(I);
+  }
+
+  auto IsTranslated = [&](const std::string &Path) {
+    auto It = IndexOf.find(Path);
+    return It != IndexOf.end() && Run.Files[It->second].Input.Action == FileAction::Translate;
+  };
+
+  std::map<std::string, std::vector<Edit>> EditsByFile;
+  std::vector<Diagnostic> Diagnostics;
+  std::set<std::string> CoveredByAst;
+  auto Collect = [&](const TranslationResult &Result) {
+    for (const auto &[Path, Findings] : Result.Files) {
+      auto &Edits = EditsByFile[Path];
+      Edits.insert(Edits.end(), Findings.Edits.begin(), Findings.Edits.end());
+      for (Diagnostic D : Findings.Diagnostics) {
+        auto It = IndexOf.find(Path);
+        if (It != IndexOf.end())
+          D.File = Run.Files[It->second].Input.Display;
+        Diagnostics.push_back(std::move(D));
+      }
+    }
+  };
+  auto TranslateLexically = [&](FileReport &R, std::string Reason) {
+    R.Mode = ParseMode::Lexical;
+    R.ModeReason = std::move(Reason);
+    TranslationResult Result;
+    Lexical.translateFile(R.Original, R.Input.Source, Result.at(R.Input.Source));
+    Collect(Result);
+  };
+
+  const bool UseAst = Settings.Mode != ModeChoice::Lexical && Settings.Toolchain.found();
+  auto RunWave = [&](const std::vector<size_t> &Wave) {
+    std::vector<UnitOutcome> Outcomes(Wave.size());
+    if (UseAst) {
+      llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Settings.Jobs)));
+      for (size_t W = 0; W < Wave.size(); ++W)
+        Pool.async([&, W] {
+          Outcomes[W] = translateUnit(Run.Files[Wave[W]].Input, Map, Settings, IsTranslated);
+        });
+      Pool.wait();
+    }
+    // Merge in input order so the output does not depend on -j.
+    for (size_t W = 0; W < Wave.size(); ++W) {
+      FileReport &R = Run.Files[Wave[W]];
+      if (!UseAst) {
+        TranslateLexically(R, Settings.Mode == ModeChoice::Lexical
+                                  ? "--mode=lexical"
+                                  : "no CUDA headers: " + Settings.Toolchain.Why);
+        continue;
+      }
+      if (!Outcomes[W].Parsed) {
+        TranslateLexically(R, Outcomes[W].Result.FallbackReason);
+        continue;
+      }
+      R.Mode = ParseMode::Ast;
+      R.ModeReason.clear();
+      for (const auto &[Path, Findings] : Outcomes[W].Result.Files)
+        CoveredByAst.insert(Path);
+      CoveredByAst.insert(R.Input.Source);
+      Collect(Outcomes[W].Result);
+    }
+  };
+  RunWave(Units);
+  // Headers no source file included are parsed on their own.
+  std::vector<size_t> Uncovered;
+  for (size_t I : Headers) {
+    if (CoveredByAst.count(Run.Files[I].Input.Source))
+      Run.Files[I].Mode = ParseMode::Ast;
+    else
+      Uncovered.push_back(I);
+  }
+  RunWave(Uncovered);
+
+  for (FileReport &R : Run.Files) {
+    if (R.Status == FileStatus::Failed)
+      continue;
+    if (R.Input.Action == FileAction::Copy) {
+      R.Status = FileStatus::Copied;
+      R.Mode = ParseMode::Copy;
+      R.Translated = R.Original;
+      continue;
+    }
+    AppliedEdits Applied = applyEdits(R.Input.Source, R.Original, EditsByFile[R.Input.Source]);
+    for (const Edit &E : Applied.Conflicting) {
+      FileFindings Sink;
+      addFinding(Sink, R.Original, R.Input.Display, E.Offset, check_ids::Launch, Severity::Warning,
+                 "conflicting edits at this location; kept the first, dropped '" + E.Text + "'");
+      Diagnostics.push_back(Sink.Diagnostics.front());
+    }
+    R.Translated = std::move(Applied.Text);
+    R.LinesChanged = countChangedLines(R.Original, Applied.Applied);
+    R.Applied = std::move(Applied.Applied);
+    R.Status = R.Translated == R.Original ? FileStatus::Unchanged : FileStatus::Translated;
+    if (R.Mode == ParseMode::Lexical && !R.ModeReason.empty() && R.ModeReason != "no CUDA found" &&
+        R.ModeReason != "--mode=lexical") {
+      FileFindings Sink;
+      addFinding(Sink, R.Original, R.Input.Display, 0, check_ids::ParseFallback, Severity::Note,
+                 "translated lexically: " + R.ModeReason);
+      Diagnostics.push_back(Sink.Diagnostics.front());
+    }
+  }
+
+  std::sort(Diagnostics.begin(), Diagnostics.end());
+  Diagnostics.erase(std::unique(Diagnostics.begin(), Diagnostics.end()), Diagnostics.end());
+  Run.Diagnostics = std::move(Diagnostics);
+  Run.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  return Run;
+}
+
+} // namespace cu2dcu

@@ -1,0 +1,50 @@
+// Runs the pipeline over discovered inputs: parse and match every translation
+// unit (in parallel), fall back to the lexical pass where parsing fails, merge
+// the edits per file and apply them. Produces one in-memory RunResult that
+// the output and report stages read; it writes nothing itself.
+#pragma once
+
+#include "core/Options.h"
+#include "core/TranslationResult.h"
+#include "discover/InputDiscovery.h"
+#include "mapping/ApiMap.h"
+#include "parse/CudaToolchain.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cu2dcu {
+
+enum class ModeChoice { Auto, Ast, Lexical };
+
+enum class FileStatus { Translated, Unchanged, Copied, Failed };
+const char *fileStatusName(FileStatus S);
+
+struct FileReport {
+  InputFile Input;
+  FileStatus Status = FileStatus::Copied;
+  ParseMode Mode = ParseMode::Copy;
+  std::string ModeReason; // why lexical was used, or why the file failed
+  std::string Original;
+  std::string Translated;
+  std::vector<Edit> Applied;
+  unsigned LinesChanged = 0;
+};
+
+struct RunResult {
+  std::vector<FileReport> Files;          // in discovery order
+  std::vector<Diagnostic> Diagnostics;    // sorted, de-duplicated
+  double Seconds = 0;
+};
+
+struct RunSettings {
+  TranslationOptions Translation;
+  ModeChoice Mode = ModeChoice::Auto;
+  unsigned Jobs = 1;
+  CudaToolchain Toolchain;
+};
+
+RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings);
+
+} // namespace cu2dcu

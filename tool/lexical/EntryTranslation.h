@@ -1,0 +1,47 @@
+// The single place that decides what a use of a mapped CUDA name becomes:
+// an edit, a finding, or both. The AST matchers and the lexical pass both
+// call it, so the two modes agree by construction.
+#pragma once
+
+#include "core/Options.h"
+#include "core/TranslationResult.h"
+#include "mapping/ApiMap.h"
+
+#include <set>
+#include <string>
+
+namespace cu2dcu {
+
+/// Check ids of the translator's own findings.
+namespace check_ids {
+inline constexpr const char *Unsupported = "CU2DCU-UNSUPPORTED";
+inline constexpr const char *Unmapped = "CU2DCU-UNMAPPED";
+inline constexpr const char *HipVersion = "CU2DCU-HIP-VERSION";
+inline constexpr const char *Removed = "CU2DCU-REMOVED";
+inline constexpr const char *Launch = "CU2DCU-LAUNCH";
+inline constexpr const char *ParseFallback = "CU2DCU-PARSE-FALLBACK";
+} // namespace check_ids
+
+/// Records the translation of one use of Entry spelled at [Offset, Offset+Length).
+void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
+                  const std::string &Text, const std::string &Path,
+                  const TranslationOptions &Options, FileFindings &Out);
+
+/// Records a finding at Offset of Text.
+void addFinding(FileFindings &Out, const std::string &Text, const std::string &Path,
+                unsigned Offset, const char *CheckId, Severity Level, std::string Message);
+
+/// Translates one #include. HeaderOffset/HeaderLength cover the header name
+/// with its delimiters; LineBegin/LineEnd the whole directive line (with its
+/// newline), removed when the HIP header is already included.
+void translateInclude(const ApiMap &Map, const std::string &Header, unsigned HeaderOffset,
+                      unsigned HeaderLength, unsigned LineBegin, unsigned LineEnd,
+                      const std::string &Text, const std::string &Path,
+                      const TranslationOptions &Options, FileFindings &Out,
+                      std::set<std::string> &IncludedHip);
+
+/// Whether an identifier looks like a CUDA API name (for "unmapped" findings
+/// and the cheap pre-scan).
+bool looksLikeCudaName(const std::string &Name);
+
+} // namespace cu2dcu

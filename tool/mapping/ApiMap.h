@@ -1,0 +1,83 @@
+// The one lookup table built from the YAML API maps under mappings/ and any
+// user maps given with --map. Read-only once loaded, so it can be shared by
+// all translation jobs without locking.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cu2dcu {
+
+enum class EntryKind { Function, Type, Enumerator, Macro, Header, Namespace, Variable };
+enum class EntryStatus { Supported, Unsupported, Removed };
+
+struct HipVersion {
+  int Major = 0;
+  int Minor = 0;
+  static std::optional<HipVersion> parse(const std::string &Text);
+  std::string str() const;
+  bool operator<(const HipVersion &O) const {
+    return Major != O.Major ? Major < O.Major : Minor < O.Minor;
+  }
+};
+
+struct ApiEntry {
+  std::string Cuda;
+  std::string Hip;
+  EntryKind Kind = EntryKind::Function;
+  EntryStatus Status = EntryStatus::Supported;
+  std::string Family;
+  std::string Reason;
+  std::string Note;
+  std::optional<HipVersion> HipSince;
+  std::string CudaSince;
+  std::string CudaRemoved;
+  std::optional<unsigned> SymbolArg;
+  std::string SourceFile; // map file and line, for conflict messages
+  unsigned SourceLine = 0;
+
+  bool isSupported() const { return Status != EntryStatus::Unsupported && !Hip.empty(); }
+};
+
+struct MapLoadIssue {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  std::string Message;
+  bool IsError = true;
+};
+
+class ApiMap {
+public:
+  /// Loads one YAML map file. Later loads override earlier entries of the same
+  /// CUDA name; overrides within one file are errors, across files notes.
+  bool loadFile(const std::string &Path);
+  /// Loads every *.yaml file of a directory, in name order.
+  bool loadDirectory(const std::string &Dir);
+
+  const ApiEntry *lookup(const std::string &CudaName) const;
+  const ApiEntry *lookupHeader(const std::string &CudaHeader) const;
+
+  const std::vector<MapLoadIssue> &issues() const { return Issues; }
+  bool hasErrors() const;
+  size_t size() const { return Entries.size(); }
+  /// Entries in deterministic (name) order, for coverage and reports.
+  std::vector<const ApiEntry *> entries() const;
+
+private:
+  bool loadText(const std::string &Text, const std::string &Origin);
+  void addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
+                bool IsError = true);
+
+  std::unordered_map<std::string, ApiEntry> Entries;     // identifiers and namespaces
+  std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names
+  std::vector<MapLoadIssue> Issues;
+};
+
+const char *kindName(EntryKind K);
+const char *statusName(EntryStatus S);
+
+} // namespace cu2dcu

@@ -1,0 +1,84 @@
+#include "match/KernelLaunchTranslator.h"
+
+#include "lexical/EntryTranslation.h"
+#include "lexical/LaunchRewrite.h"
+#include "lexical/RawTokens.h"
+
+#include "clang/Lex/Lexer.h"
+
+namespace cu2dcu {
+
+namespace {
+
+bool hasExplicitTemplateArgs(const clang::Expr *Callee) {
+  Callee = Callee->IgnoreImplicit();
+  if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
+    return Ref->hasExplicitTemplateArgs();
+  if (const auto *Overloads = llvm::dyn_cast<clang::OverloadExpr>(Callee))
+    return Overloads->hasExplicitTemplateArgs();
+  return false;
+}
+
+bool isWritten(const clang::Expr *Arg) { return !llvm::isa<clang::CXXDefaultArgExpr>(Arg); }
+
+} // namespace
+
+void KernelLaunchTranslator::handle(const clang::CUDAKernelCallExpr *Launch) {
+  if (Context.options().KeepLaunchSyntax)
+    return;
+  const clang::CallExpr *Config = Launch->getConfig();
+  if (!Config)
+    return;
+  clang::SourceManager &SM = Context.sourceManager();
+  clang::SourceLocation OpenLoc = Config->getCallee()->getBeginLoc();
+  clang::SourceLocation CloseLoc = Config->getRParenLoc();
+  // A launch written inside a macro body is rewritten in the body's text.
+  if (SM.isMacroBodyExpansion(OpenLoc) || SM.isMacroBodyExpansion(CloseLoc) ||
+      SM.isMacroBodyExpansion(Launch->getBeginLoc()))
+    return;
+  auto Callee = Context.resolve(Launch->getCallee()->getBeginLoc());
+  auto Open = Context.resolve(OpenLoc);
+  auto Close = Context.resolve(CloseLoc);
+  if (!Callee || !Open || !Close)
+    return;
+  if (Callee->File != Open->File || Open->File != Close->File) {
+    Context.report(OpenLoc, check_ids::Launch, Severity::Warning,
+                   "kernel launch spans several files or macros; left as <<<...>>>");
+    return;
+  }
+  const std::string &Text = Context.textOf(Open->File);
+  std::vector<RawToken> After =
+      lexRaw(Text, Close->Offset + 3, std::min<size_t>(Text.size(), Close->Offset + 4096));
+  if (After.empty() || After.front().Kind != clang::tok::l_paren) {
+    Context.report(OpenLoc, check_ids::Launch, Severity::Warning,
+                   "kernel launch arguments not found after '>>>'; left as <<<...>>>");
+    return;
+  }
+  LaunchSite Site;
+  Site.CalleeBegin = Callee->Offset;
+  Site.CalleeEnd = Open->Offset;
+  Site.OpenBegin = Open->Offset;
+  Site.CloseBegin = Close->Offset;
+  Site.ArgsOpenEnd = After.front().Offset + 1;
+  Site.TemplatedCallee = hasExplicitTemplateArgs(Launch->getCallee());
+  for (const clang::Expr *Arg : Config->arguments()) {
+    if (!isWritten(Arg))
+      break;
+    auto Begin = Context.resolve(Arg->getBeginLoc());
+    auto EndTok = Context.resolve(Arg->getEndLoc());
+    if (!Begin || !EndTok || Begin->File != Open->File || EndTok->File != Open->File) {
+      Context.report(OpenLoc, check_ids::Launch, Severity::Warning,
+                     "launch configuration comes from a macro; left as <<<...>>>");
+      return;
+    }
+    unsigned End = EndTok->Offset + clang::Lexer::MeasureTokenLength(
+                                        SM.getSpellingLoc(Arg->getEndLoc()), SM,
+                                        cudaLangOptions());
+    Site.ConfigArgs.push_back({Begin->Offset, End});
+  }
+  Site.HasCallArgs = std::any_of(Launch->arg_begin(), Launch->arg_end(),
+                                 [](const clang::Expr *A) { return isWritten(A); });
+  rewriteLaunch(Site, Text, Context.findingsFor(Open->File));
+}
+
+} // namespace cu2dcu

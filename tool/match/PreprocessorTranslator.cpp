@@ -1,0 +1,90 @@
+#include "match/PreprocessorTranslator.h"
+
+#include "lexical/EntryTranslation.h"
+
+#include "clang/Lex/MacroInfo.h"
+
+namespace cu2dcu {
+
+void PreprocessorTranslator::InclusionDirective(
+    clang::SourceLocation HashLoc, const clang::Token &, llvm::StringRef FileName, bool,
+    clang::CharSourceRange FilenameRange, clang::OptionalFileEntryRef, llvm::StringRef,
+    llvm::StringRef, const clang::Module *, bool, clang::SrcMgr::CharacteristicKind) {
+  clang::SourceManager &SM = Context.sourceManager();
+  if (HashLoc.isMacroID() || FilenameRange.getBegin().isMacroID())
+    return;
+  auto [File, HashOffset] = SM.getDecomposedLoc(HashLoc);
+  if (!Context.isTranslated(File))
+    return;
+  unsigned NameBegin = SM.getFileOffset(FilenameRange.getBegin());
+  unsigned NameEnd = SM.getFileOffset(FilenameRange.getEnd());
+  const std::string &Text = Context.textOf(File);
+  unsigned LineEnd = NameEnd;
+  while (LineEnd < Text.size() && Text[LineEnd] != '\n')
+    ++LineEnd;
+  if (LineEnd < Text.size())
+    ++LineEnd;
+  unsigned LineBegin = HashOffset;
+  while (LineBegin > 0 && Text[LineBegin - 1] != '\n')
+    --LineBegin;
+  translateInclude(Context.map(), FileName.str(), NameBegin, NameEnd - NameBegin, LineBegin,
+                   LineEnd, Text, Context.pathOf(File), Context.options(),
+                   Context.findingsFor(File), Context.includedHip(File));
+}
+
+void PreprocessorTranslator::translateToken(const clang::Token &Tok) {
+  if (const clang::IdentifierInfo *II = Tok.getIdentifierInfo())
+    if (const ApiEntry *Entry = Context.map().lookup(II->getName().str()))
+      Context.translateNameAt(Tok.getLocation(), *Entry);
+}
+
+void PreprocessorTranslator::MacroExpands(const clang::Token &MacroNameTok,
+                                          const clang::MacroDefinition &MD, clang::SourceRange,
+                                          const clang::MacroArgs *) {
+  // Only macros that CUDA (or the compiler) defines; the user's own macros are
+  // translated in their bodies.
+  const clang::MacroInfo *Info = MD.getMacroInfo();
+  if (Info && !Info->isBuiltinMacro()) {
+    clang::SourceLocation Def = Info->getDefinitionLoc();
+    if (Def.isValid() && !Context.sourceManager().isInSystemHeader(Def) &&
+        !Context.sourceManager().isWrittenInBuiltinFile(Def) &&
+        !Context.sourceManager().isWrittenInCommandLineFile(Def))
+      return;
+  }
+  translateToken(MacroNameTok);
+}
+
+void PreprocessorTranslator::MacroDefined(const clang::Token &MacroNameTok,
+                                          const clang::MacroDirective *MD) {
+  const clang::MacroInfo *Info = MD ? MD->getMacroInfo() : nullptr;
+  if (!Info || Info->getNumTokens() == 0)
+    return;
+  Context.translateLexically(
+      clang::SourceRange(Info->tokens_begin()->getLocation(), Info->getDefinitionEndLoc()));
+}
+
+void PreprocessorTranslator::SourceRangeSkipped(clang::SourceRange Range, clang::SourceLocation) {
+  Context.translateLexically(Range);
+}
+
+void PreprocessorTranslator::If(clang::SourceLocation, clang::SourceRange ConditionRange,
+                                ConditionValueKind) {
+  Context.translateLexically(ConditionRange);
+}
+
+void PreprocessorTranslator::Elif(clang::SourceLocation, clang::SourceRange ConditionRange,
+                                  ConditionValueKind, clang::SourceLocation) {
+  Context.translateLexically(ConditionRange);
+}
+
+void PreprocessorTranslator::Ifdef(clang::SourceLocation, const clang::Token &MacroNameTok,
+                                   const clang::MacroDefinition &) {
+  Context.translateLexically(MacroNameTok.getLocation());
+}
+
+void PreprocessorTranslator::Ifndef(clang::SourceLocation, const clang::Token &MacroNameTok,
+                                    const clang::MacroDefinition &) {
+  Context.translateLexically(MacroNameTok.getLocation());
+}
+
+} // namespace cu2dcu

@@ -1,0 +1,98 @@
+#include "match/SourceContext.h"
+
+#include "lexical/EntryTranslation.h"
+
+#include "clang/Lex/Lexer.h"
+#include "lexical/RawTokens.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace cu2dcu {
+
+const SourceContext::FileInfo &SourceContext::info(clang::FileID File) const {
+  auto It = Files.find(File);
+  if (It != Files.end())
+    return It->second;
+  FileInfo &Info = Files[File];
+  if (auto Entry = SM->getFileEntryRefForID(File)) {
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(Entry->getName(), Real)) {
+      Info.Path = Real.str().str();
+      Info.Translated = Filter(Info.Path);
+      if (Info.Translated)
+        Info.Text = SM->getBufferData(File).str();
+    }
+  }
+  return Info;
+}
+
+bool SourceContext::isTranslated(clang::FileID File) const { return info(File).Translated; }
+const std::string &SourceContext::pathOf(clang::FileID File) const { return info(File).Path; }
+const std::string &SourceContext::textOf(clang::FileID File) const { return info(File).Text; }
+
+FileFindings &SourceContext::findingsFor(clang::FileID File) {
+  return Result.at(pathOf(File));
+}
+
+std::optional<FilePosition> SourceContext::resolve(clang::SourceLocation Loc) const {
+  if (Loc.isInvalid())
+    return std::nullopt;
+  if (Loc.isMacroID()) {
+    // A name the user wrote as a macro argument is spelled at the call site;
+    // one written in a macro body is translated once, in the body's text.
+    if (!SM->isMacroArgExpansion(Loc))
+      return std::nullopt;
+    Loc = SM->getSpellingLoc(Loc);
+    if (Loc.isMacroID())
+      return std::nullopt;
+  }
+  auto [File, Offset] = SM->getDecomposedLoc(Loc);
+  if (!isTranslated(File))
+    return std::nullopt;
+  return FilePosition{File, Offset};
+}
+
+void SourceContext::translateNameAt(clang::SourceLocation Loc, const ApiEntry &Entry) {
+  auto Pos = resolve(Loc);
+  if (!Pos)
+    return;
+  const std::string &Text = textOf(Pos->File);
+  if (Text.compare(Pos->Offset, Entry.Cuda.size(), Entry.Cuda) != 0)
+    return; // spelled differently (token pasting, alias): not ours to rename
+  translateUse(Entry, Pos->Offset, Entry.Cuda.size(), Text, pathOf(Pos->File), Options,
+               findingsFor(Pos->File));
+}
+
+void SourceContext::report(clang::SourceLocation Loc, const char *CheckId, Severity Level,
+                           std::string Message, std::vector<FixIt> Fixes) {
+  auto Pos = resolve(Loc);
+  if (!Pos && Loc.isMacroID()) {
+    // Findings inside macro bodies are still worth showing: point at the body.
+    auto [File, Offset] = SM->getDecomposedLoc(SM->getSpellingLoc(Loc));
+    if (isTranslated(File))
+      Pos = FilePosition{File, Offset};
+  }
+  if (!Pos)
+    return;
+  FileFindings &Out = findingsFor(Pos->File);
+  addFinding(Out, textOf(Pos->File), pathOf(Pos->File), Pos->Offset, CheckId, Level,
+             std::move(Message));
+  Out.Diagnostics.back().Fixes = std::move(Fixes);
+}
+
+void SourceContext::translateLexically(clang::SourceRange Range) {
+  if (Range.isInvalid() || Range.getBegin().isMacroID() || Range.getEnd().isMacroID())
+    return;
+  auto [File, Begin] = SM->getDecomposedLoc(Range.getBegin());
+  auto [EndFile, EndTokenStart] = SM->getDecomposedLoc(Range.getEnd());
+  if (File != EndFile || !isTranslated(File))
+    return;
+  const std::string &Text = textOf(File);
+  // The range ends at the start of its last token; include that token.
+  unsigned End = EndTokenStart + clang::Lexer::MeasureTokenLength(Range.getEnd(), *SM,
+                                                                   cudaLangOptions());
+  Lexical.translateRange(Text, Begin, std::max(End, Begin), pathOf(File), findingsFor(File),
+                         includedHip(File));
+}
+
+} // namespace cu2dcu

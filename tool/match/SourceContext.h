@@ -1,0 +1,78 @@
+// Maps clang source locations to (input file, byte offset) and collects what
+// one translation unit finds. Only files the run translates receive edits;
+// locations in system headers or copied files are ignored.
+#pragma once
+
+#include "core/Options.h"
+#include "core/TranslationResult.h"
+#include "lexical/LexicalTranslator.h"
+#include "mapping/ApiMap.h"
+
+#include "clang/Basic/SourceManager.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace cu2dcu {
+
+struct FilePosition {
+  clang::FileID File;
+  unsigned Offset = 0;
+};
+
+class SourceContext {
+public:
+  using IsTranslatable = std::function<bool(const std::string &AbsPath)>;
+
+  SourceContext(const ApiMap &Map, const TranslationOptions &Options, IsTranslatable Filter,
+                TranslationResult &Result)
+      : Map(Map), Options(Options), Lexical(Map, Options), Filter(std::move(Filter)),
+        Result(Result) {}
+
+  void setSourceManager(clang::SourceManager &NewSM) { SM = &NewSM; }
+  clang::SourceManager &sourceManager() const { return *SM; }
+  const ApiMap &map() const { return Map; }
+  const TranslationOptions &options() const { return Options; }
+  const LexicalTranslator &lexical() const { return Lexical; }
+
+  /// Where Loc is spelled in a translated file, or nothing. Locations written
+  /// inside a macro body are left to the lexical pass over that body.
+  std::optional<FilePosition> resolve(clang::SourceLocation Loc) const;
+
+  bool isTranslated(clang::FileID File) const;
+  const std::string &pathOf(clang::FileID File) const;
+  const std::string &textOf(clang::FileID File) const;
+  FileFindings &findingsFor(clang::FileID File);
+  /// HIP headers included so far in File (for duplicate include removal).
+  std::set<std::string> &includedHip(clang::FileID File) { return IncludedHip[File]; }
+
+  /// Records a use of a mapped name spelled at Loc with the given length.
+  void translateNameAt(clang::SourceLocation Loc, const ApiEntry &Entry);
+  /// Records a finding at Loc if it lies in a translated file.
+  void report(clang::SourceLocation Loc, const char *CheckId, Severity Level, std::string Message,
+              std::vector<FixIt> Fixes = {});
+  /// Runs the lexical translator over a file range (macro bodies, skipped code).
+  void translateLexically(clang::SourceRange Range);
+
+private:
+  struct FileInfo {
+    bool Translated = false;
+    std::string Path;
+    std::string Text;
+  };
+  const FileInfo &info(clang::FileID File) const;
+
+  const ApiMap &Map;
+  const TranslationOptions &Options;
+  LexicalTranslator Lexical;
+  IsTranslatable Filter;
+  TranslationResult &Result;
+  clang::SourceManager *SM = nullptr;
+  mutable std::map<clang::FileID, FileInfo> Files;
+  std::map<clang::FileID, std::set<std::string>> IncludedHip;
+};
+
+} // namespace cu2dcu

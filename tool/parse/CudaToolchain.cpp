@@ -1,0 +1,89 @@
+#include "parse/CudaToolchain.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+
+namespace cu2dcu {
+
+CudaToolchain CudaToolchain::locate(const std::string &Explicit) {
+  auto HasHeaders = [](const std::string &Root) {
+    llvm::SmallString<256> Header(Root);
+    llvm::sys::path::append(Header, "include", "cuda_runtime.h");
+    return llvm::sys::fs::exists(Header);
+  };
+  std::vector<std::pair<std::string, std::string>> Candidates;
+  if (!Explicit.empty())
+    Candidates.push_back({Explicit, "--cuda-path"});
+  else {
+    if (const char *Env = std::getenv("CUDA_PATH"))
+      Candidates.push_back({Env, "CUDA_PATH"});
+    else
+      Candidates.push_back({"/usr/local/cuda", "default location"});
+  }
+  CudaToolchain T;
+  for (const auto &[Path, Source] : Candidates) {
+    if (HasHeaders(Path)) {
+      T.CudaPath = Path;
+      T.Why = Source + " " + Path;
+      return T;
+    }
+    T.Why = "no CUDA headers under " + Path + " (" + Source + ")";
+  }
+  return T;
+}
+
+namespace {
+/// CUDA 13's CCCL headers need C++17, so older standards are raised to it.
+bool atLeastCxx17(const std::string &StdFlag) {
+  for (const char *Old : {"98", "03", "0x", "11", "1y", "14"})
+    if (StdFlag.size() >= 2 && StdFlag.compare(StdFlag.size() - 2, 2, Old) == 0)
+      return false;
+  return StdFlag.find("++") != std::string::npos;
+}
+} // namespace
+
+std::vector<std::string> keepPortableFlags(const std::vector<std::string> &CommandLine) {
+  static const char *const WithValue[] = {"-I", "-D", "-U", "-isystem", "-include", "-iquote"};
+  std::vector<std::string> Kept;
+  for (size_t I = 1; I < CommandLine.size(); ++I) {
+    const std::string &A = CommandLine[I];
+    bool Matched = false;
+    for (const char *Flag : WithValue) {
+      if (A == Flag && I + 1 < CommandLine.size()) {
+        Kept.push_back(A);
+        Kept.push_back(CommandLine[++I]);
+        Matched = true;
+        break;
+      }
+      if (A.rfind(Flag, 0) == 0 && A.size() > std::string(Flag).size()) {
+        Kept.push_back(A);
+        Matched = true;
+        break;
+      }
+    }
+    if (!Matched && A.rfind("-std=", 0) == 0)
+      Kept.push_back(atLeastCxx17(A) ? A : "-std=c++17");
+  }
+  return Kept;
+}
+
+std::vector<std::string> cudaParseArgs(const CudaToolchain &Toolchain, const std::string &File,
+                                       const std::vector<std::string> &UserArgs) {
+  std::vector<std::string> Args = {"clang++", "-fsyntax-only", "-x", "cuda", "--cuda-host-only",
+                                   "-nocudalib", "--cuda-gpu-arch=sm_90", "-std=c++17",
+                                   "-Wno-unknown-cuda-version", "-ferror-limit=0", "-w"};
+  if (Toolchain.found()) {
+    Args.push_back("--cuda-path=" + Toolchain.CudaPath);
+    // CUDA 13 moved CUB/Thrust/libcu++ here.
+    Args.push_back("-isystem");
+    Args.push_back(Toolchain.CudaPath + "/include/cccl");
+  }
+  Args.push_back("-I" + llvm::sys::path::parent_path(File).str());
+  Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());
+  Args.push_back(File);
+  return Args;
+}
+
+} // namespace cu2dcu

@@ -1,0 +1,24 @@
+// Numbers derived from one run, shared by the summary and every report format.
+#pragma once
+
+#include "driver/Translator.h"
+
+#include <map>
+#include <string>
+
+namespace cu2dcu {
+
+struct RunStatistics {
+  unsigned Translated = 0, Unchanged = 0, Copied = 0, Failed = 0;
+  unsigned AstFiles = 0, LexicalFiles = 0;
+  unsigned Launches = 0, Includes = 0, Symbols = 0, ApiRenames = 0;
+  unsigned LinesChanged = 0;
+  std::map<std::string, unsigned> RenamesByFamily;
+  std::map<std::string, unsigned> RenamesByName;
+  std::map<std::string, unsigned> FindingsByCheck;
+  unsigned Errors = 0, Warnings = 0, Notes = 0;
+};
+
+RunStatistics computeStatistics(const RunResult &Run);
+
+} // namespace cu2dcu
