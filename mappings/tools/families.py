@@ -1,0 +1,121 @@
+"""Which CUDA headers each map family covers, and which HIP headers back it.
+
+Shared by generate.py and verify.py.  `cuda` lists the headers (relative to
+<cuda>/include) whose declarations belong to the family; a name declared in
+several covered headers belongs to the first family that lists one of them.
+`kinds` restricts the family to some kinds of declaration.  `hip` lists the
+HIP headers (relative to /usr/include) that declare the HIP side; `hip_lib`
+names the HIP library when its headers are not installed here (the verifier
+then reports the family "unverified here").
+"""
+
+RUNTIME_HDRS = ["cuda_runtime_api.h", "cuda_runtime.h", "cuda_device_runtime_api.h",
+                "channel_descriptor.h", "cuda_profiler_api.h", "driver_functions.h"]
+TYPES_HDRS = RUNTIME_HDRS + ["driver_types.h", "vector_types.h", "library_types.h",
+                             "surface_types.h", "texture_types.h", "device_types.h",
+                             "builtin_types.h"]
+DEVICE_HDRS = ["crt/device_functions.h", "crt/device_functions.hpp",
+               "crt/math_functions.h", "crt/math_functions.hpp",
+               "crt/device_double_functions.h", "crt/device_double_functions.hpp",
+               "crt/common_functions.h", "crt/sm_70_rt.h", "crt/sm_80_rt.h",
+               "crt/sm_90_rt.h", "crt/sm_100_rt.h",
+               "device_atomic_functions.h", "device_atomic_functions.hpp",
+               "sm_20_atomic_functions.h", "sm_20_atomic_functions.hpp",
+               "sm_32_atomic_functions.h", "sm_32_atomic_functions.hpp",
+               "sm_60_atomic_functions.h", "sm_60_atomic_functions.hpp",
+               "sm_20_intrinsics.h", "sm_20_intrinsics.hpp", "sm_30_intrinsics.h",
+               "sm_30_intrinsics.hpp", "sm_32_intrinsics.h", "sm_32_intrinsics.hpp",
+               "sm_35_intrinsics.h", "sm_61_intrinsics.h", "sm_61_intrinsics.hpp",
+               "texture_indirect_functions.h", "surface_indirect_functions.h",
+               "vector_functions.h", "vector_functions.hpp",
+               "device_launch_parameters.h", "math_constants.h"]
+
+HIP_CORE = ["hip/hip_runtime.h", "hip/hip_runtime_api.h"]
+
+FAMILIES = [
+    dict(family="runtime", file="runtime.yaml", cuda=RUNTIME_HDRS, kinds={"function"},
+         hip=HIP_CORE),
+    dict(family="types", file="types.yaml", cuda=TYPES_HDRS,
+         kinds={"type", "enumerator", "macro", "variable"}, hip=HIP_CORE),
+    dict(family="device", file="device.yaml", cuda=DEVICE_HDRS, hip=HIP_CORE),
+    dict(family="driver", file="driver.yaml", cuda=["cuda.h"], hip=HIP_CORE),
+    dict(family="fp16", file="fp16.yaml",
+         cuda=["cuda_fp16.h", "cuda_fp16.hpp", "cuda_bf16.h", "cuda_bf16.hpp"],
+         hip=["hip/hip_fp16.h", "hip/hip_bfloat16.h"]),
+    dict(family="complex", file="complex.yaml", cuda=["cuComplex.h"],
+         hip=["hip/hip_complex.h"]),
+    dict(family="coop", file="cooperative_groups.yaml",
+         cuda=["cooperative_groups.h"], cuda_prefix="cooperative_groups/",
+         hip=["hip/hip_cooperative_groups.h"]),
+    dict(family="cublas", file="cublas.yaml", cuda=["cublas_api.h", "cublas_v2.h"],
+         hip=["hipblas/hipblas.h"], hip_lib="hipBLAS"),
+    dict(family="cufft", file="cufft.yaml", cuda=["cufft.h", "cufftXt.h", "cudalibxt.h"],
+         hip=["hipfft/hipfft.h", "hipfft/hipfftXt.h"], hip_lib="hipFFT"),
+    dict(family="curand", file="curand.yaml", cuda=["curand.h", "curand_kernel.h"],
+         cuda_prefix="curand_", hip=["hiprand/hiprand.h", "hiprand/hiprand_kernel.h"]),
+    dict(family="cusparse", file="cusparse.yaml", cuda=["cusparse.h", "cusparse_v2.h"],
+         hip=["hipsparse/hipsparse.h"]),
+    dict(family="cusolver", file="cusolver.yaml",
+         cuda=["cusolverDn.h", "cusolverSp.h", "cusolverRf.h", "cusolverMg.h",
+               "cusolver_common.h"],
+         hip=["hipsolver/hipsolver.h"], hip_lib="hipSOLVER"),
+    dict(family="cudnn", file="cudnn.yaml", cuda=["cudnn.h"], cuda_prefix="cudnn",
+         hip=["miopen/miopen.h"], hip_lib="MIOpen"),
+    dict(family="nccl", file="nccl.yaml", cuda=["nccl.h"], hip=["rccl/rccl.h"],
+         hip_lib="RCCL"),
+    dict(family="cub", file="cub.yaml", cuda=[], hip=["hipcub/hipcub.hpp"],
+         hip_lib="hipCUB"),
+    dict(family="thrust", file="thrust.yaml", cuda=[], hip=["thrust/device_vector.h"],
+         hip_lib="rocThrust"),
+    dict(family="headers", file="headers.yaml", cuda=[], hip=[]),
+]
+
+# Headers the CUDA translation unit includes (everything covered, in an order
+# that parses).
+CUDA_TU = ["cuda_runtime.h", "cuda.h", "cuda_profiler_api.h", "cuda_fp16.h",
+           "cuda_bf16.h", "cooperative_groups.h", "cuComplex.h", "math_constants.h",
+           "cublas_v2.h", "cufft.h", "cufftXt.h", "curand.h", "curand_kernel.h",
+           "cusparse.h", "cusolverDn.h", "cusolverSp.h", "cusolverRf.h",
+           "cusolverMg.h", "cudnn.h", "nccl.h"]
+HIP_TU = ["hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bfloat16.h",
+          "hip/hip_complex.h", "hip/hip_cooperative_groups.h",
+          "hipsparse/hipsparse.h", "hiprand/hiprand.h", "hiprand/hiprand_kernel.h"]
+HIP_INSTALLED_DIRS = ("hip/", "hipsparse/", "hiprand/", "rocrand/", "rocprim/")
+
+
+def family_of(headers, kind):
+    """The family a CUDA declaration belongs to, from its declaring headers."""
+    for fam in FAMILIES:
+        if fam.get("kinds") and kind not in fam["kinds"] and kind != "namespace":
+            continue
+        for h in headers:
+            if h in fam["cuda"] or (fam.get("cuda_prefix") and h.startswith(fam["cuda_prefix"])):
+                return fam["family"]
+    return None
+
+
+def interesting(name, kind):
+    """Whether a declared CUDA name is public API that a map should cover."""
+    base = name.rsplit("::", 2)[-2] if name.endswith("::") else name.rsplit("::", 1)[-1]
+    if "::" in name:
+        if any(p in name for p in ("::details::", "::detail::", "::__", "::impl::")):
+            return False
+        if "details::" in name or name.startswith(("cuda::", "std::", "nv::")):
+            return False
+    if base.startswith(("__cuda", "__nv_cvt", "__CUDA", "__internal", "_CUDA", "__NV",
+                        "__cudart", "__device_builtin", "__nvvm", "__pack", "__clang")):
+        return False
+    if kind == "macro":
+        if base.startswith("_") or base.endswith(("_H", "_H_", "_HPP", "_HPP_")):
+            return False
+        if base in ("CUDARTAPI", "CUDAAPI", "CUDART_CB", "CUDA_CB", "CUDNNWINAPI",
+                    "CUBLASWINAPI", "CUSPARSEAPI", "CUSOLVERAPI", "CURANDAPI",
+                    "CUFFTAPI", "NCCL_API", "CUDART_DEVICE"):
+            return False
+    if base.startswith(("operator", "__builtin")):
+        return False
+    if base.startswith("_") and not base.startswith("__"):
+        return False
+    if kind == "namespace" and name.count("::") > 1:
+        return False
+    return True

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Regenerate mappings/*.yaml from the installed CUDA 13 and HIP 5.2 headers.
+
+    python3 mappings/tools/generate.py            # rewrite the map files
+    python3 mappings/tools/generate.py --dry-run  # only print statistics
+
+Every CUDA name declared in a covered header becomes one entry.  The HIP name
+is found mechanically (prefix rules per family, see the *_candidates
+functions), checked against the names the installed HIP headers declare, and
+then adjusted by the hand-reviewed tables in manual.py (irregular names,
+symbol arguments, notes, HIP versions newer than 5.2, removed CUDA names).
+Libraries whose HIP headers are not installed here (hipBLAS, hipFFT,
+hipSOLVER, MIOpen, RCCL, hipCUB) are paired by rule only; the verifier
+reports them as unverified.
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hdrscan  # noqa: E402
+import families as F  # noqa: E402
+import manual  # noqa: E402
+import yamlio  # noqa: E402
+
+MAPDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def norm(s):
+    return re.sub(r"[^a-z0-9]", "", s.lower())
+
+
+def strip_ver(name):
+    return re.sub(r"_v[0-9]+$", "", name)
+
+
+# ---------------------------------------------------------------- candidates
+def runtime_candidates(n, kind):
+    c = []
+    if n.startswith("cuda"):
+        c += ["hip" + n[4:]]
+        c += ["hip" + n[4:] + "_t", "hip" + strip_ver(n[4:])]
+        if n.endswith("_t"):
+            c += ["hip" + n[4:-2]]
+        if n.endswith("_st"):
+            c += ["hip" + n[4:-3]]
+    if n.startswith("cudaDevAttr"):
+        c += ["hipDeviceAttribute" + n[11:]]
+    if n.startswith("CUDA_"):
+        c += ["HIP_" + n[5:], "hip" + n[5:]]
+    if n.startswith("CUDART_"):
+        c += ["HIP_" + n[7:]]
+    if n.startswith("cu") and not n.startswith("cuda"):
+        c += ["hip" + n[2:]]
+    if n.startswith("make_cuda"):
+        c += ["make_hip" + n[9:]]
+    c += [n]          # vector types, dim3, ...
+    return c
+
+
+def driver_candidates(n, kind):
+    b = strip_ver(n)
+    c = []
+    if b.startswith("cu") and not b.startswith("cuda"):
+        rest = b[2:]
+        c += ["hip" + rest, "hipDrv" + rest, "hipModule" + rest]
+    if b.startswith("CU") and not b.startswith(("CU_", "CUDA_")):
+        rest = b[2:]
+        c += ["hip" + rest[:1].upper() + rest[1:], "hip" + rest[:1].upper() + rest[1:] + "_t",
+              "HIP" + rest]
+    if b.startswith("CU_"):
+        c += ["HIP_" + b[3:], "hip" + b[3:]]
+    if b.startswith("CUDA_"):
+        c += ["HIP_" + b[5:], "hip_" + b[5:]]
+    return c
+
+
+def prefix_candidates(pairs):
+    def cand(n, kind):
+        b = strip_ver(n)
+        out = []
+        for cu, hp in pairs:
+            if b.startswith(cu):
+                out.append(hp + b[len(cu):])
+        return out
+    return cand
+
+
+CANDIDATES = {
+    "runtime": runtime_candidates,
+    "types": runtime_candidates,
+    "device": lambda n, k: [n],
+    "fp16": lambda n, k: [n],
+    "coop": lambda n, k: [n],
+    "driver": driver_candidates,
+    "complex": prefix_candidates([("make_cu", "make_hip"), ("cu", "hip")]),
+    "cublas": prefix_candidates([("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_")]),
+    "cufft": prefix_candidates([("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")]),
+    "curand": prefix_candidates([("curand", "hiprand"), ("CURAND_", "HIPRAND_")]),
+    "cusparse": prefix_candidates([("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_")]),
+    "cusolver": prefix_candidates([("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_")]),
+    "cudnn": lambda n, k: [],
+    "nccl": lambda n, k: [n],
+}
+
+KIND_CLASS = {"function": "f", "type": "t", "enumerator": "v", "macro": "v", "variable": "x",
+              "namespace": "n"}
+
+
+def fuzzy_index(hip):
+    """normalized name (hip prefix removed) -> [hip names]."""
+    idx = {}
+    for h, (k, _) in hip.items():
+        key = norm(re.sub(r"^(hipDrv|hip_|HIP_|hip|HIP)", "", h))
+        idx.setdefault((KIND_CLASS.get(k), key), []).append(h)
+    return idx
+
+
+def fuzzy(n, kind, idx):
+    key = norm(re.sub(r"^(CUDA_|CU_|CU|cuda|cu)", "", strip_ver(n)))
+    hits = idx.get((KIND_CLASS.get(kind), key), [])
+    return hits[0] if len(hits) == 1 else None
+
+
+def library_extras():
+    """Header and namespace entries of CUB and Thrust (header-only libraries)."""
+    cccl = os.path.join(hdrscan.CUDA_INC, "cccl")
+    cub, thrust = {}, {}
+    cub["cub::"] = {"kind": "namespace", "hip": "hipcub::"}
+    for root, _, files in os.walk(os.path.join(cccl, "cub")):
+        for f in files:
+            rel = os.path.relpath(os.path.join(root, f), cccl)
+            if f.endswith(".cuh") and "/detail" not in rel and rel != "cub/cub.cuh":
+                cub[rel] = {"kind": "header", "hip": "hipcub/hipcub.hpp",
+                            "note": "hipcub.hpp includes all of hipCUB"}
+    thrust["thrust::"] = {"kind": "namespace", "hip": "thrust::",
+                          "note": "rocThrust keeps the thrust namespace"}
+    thrust["thrust::cuda::"] = {"kind": "namespace", "hip": "thrust::hip::",
+                                "note": "e.g. thrust::cuda::par -> thrust::hip::par"}
+    thrust["thrust::system::cuda::"] = {"kind": "namespace", "hip": "thrust::system::hip::"}
+    for root, _, files in os.walk(os.path.join(cccl, "thrust")):
+        for f in files:
+            rel = os.path.relpath(os.path.join(root, f), cccl)
+            if not f.endswith(".h") or "/detail" in rel:
+                continue
+            if rel.startswith("thrust/system/") and not rel.startswith("thrust/system/cuda/"):
+                if rel.count("/") > 2:
+                    continue
+            if rel.startswith("thrust/system/cuda/"):
+                thrust[rel] = {"kind": "header", "hip": rel.replace("/cuda/", "/hip/")}
+            else:
+                thrust[rel] = {"kind": "header", "hip": rel,
+                               "note": "rocThrust provides the same header"}
+    return {"cub": cub, "thrust": thrust}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--review", action="store_true", help="print fuzzy pairings for review")
+    args = ap.parse_args()
+
+    cuda = hdrscan.scan(F.CUDA_TU, "cuda")
+    hip = hdrscan.scan(F.HIP_TU, "hip")
+    fidx = fuzzy_index(hip)
+
+    per_family = {f["family"]: {} for f in F.FAMILIES}
+    for name, (kind, hdrs) in cuda.items():
+        if not F.interesting(name, kind):
+            continue
+        fam = F.family_of(hdrs, kind)
+        if fam is None:
+            continue
+        per_family[fam][name] = kind
+
+    extra = library_extras()
+    for fam in F.FAMILIES:
+        fid = fam["family"]
+        verified = "hip_lib" not in fam
+        rules = manual.RULES.get(fid, {})
+        entries = {}
+        for name, kind in sorted(per_family[fid].items()):
+            e = {"cuda": name, "kind": kind}
+            hipname = None
+            for c in CANDIDATES.get(fid, lambda n, k: [])(name, kind):
+                if not verified or c in hip:
+                    hipname = c
+                    break
+            if hipname is None and verified and fid in ("driver", "types", "runtime"):
+                hipname = fuzzy(name, kind, fidx)
+                if hipname and args.review:
+                    print("fuzzy %-8s %-50s -> %s" % (fid, name, hipname))
+            if hipname is not None:
+                e["hip"] = hipname
+            else:
+                e["status"] = "unsupported"
+                e["reason"] = manual.default_reason(fid, name, kind)
+            manual.refine(fid, e, hip)
+            entries[name] = e
+        for name, over in extra.get(fid, {}).items():
+            entries.setdefault(name, dict(over, cuda=name))
+        for name, over in rules.items():
+            if over is None:
+                entries.pop(name, None)
+                continue
+            e = dict(entries.get(name, {"cuda": name}))
+            e.update(over)
+            if e.get("status", "supported") != "unsupported":
+                e.pop("reason", None) if "reason" not in over else None
+                if e.get("status") == "supported":
+                    e.pop("status")
+            for k in [k for k, v in e.items() if v is None]:
+                e.pop(k)
+            entries[name] = e
+        for name, e in entries.items():
+            if e.get("hip") and e.get("status", "supported") != "unsupported":
+                e.pop("reason", None)
+            if "cuda_since" not in e and fid in ("runtime",):
+                v = manual.CUPTI_SINCE.get(name)
+                if v:
+                    e["cuda_since"] = v
+        n_sup = sum(1 for e in entries.values() if e.get("status", "supported") != "unsupported")
+        print("%-9s %5d entries, %5d supported/removed, %5d unsupported" %
+              (fid, len(entries), n_sup, len(entries) - n_sup))
+        if not args.dry_run:
+            yamlio.write_map(os.path.join(MAPDIR, fam["file"]), fid, list(entries.values()),
+                             cuda_headers=fam["cuda"] or None,
+                             hip_headers=fam["hip"] or None,
+                             comment=manual.COMMENTS.get(fid))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""Extract the names declared by installed CUDA and HIP headers.
+
+Used by generate.py (to write the maps) and verify.py (to check them).
+Nothing is cached: every call runs clang-22 on a small translation unit that
+includes the requested headers and reads its textual AST dump (for functions,
+types, enumerators, variables, namespaces) and its `-E -dD` output (for
+macros).  Each name is attributed to the header file that declares it.
+"""
+import os
+import re
+import subprocess
+import tempfile
+
+CLANG = os.environ.get("CU2DCU_CLANG", "clang-22")
+CUDA_ROOT = os.environ.get("CU2DCU_CUDA_PATH", "/usr/local/cuda")
+CUDA_INC = os.path.join(CUDA_ROOT, "include")
+HIP_INC = os.environ.get("CU2DCU_HIP_INCLUDE", "/usr/include")
+
+# The CUDA headers are read the way nvcc's host pass sees them (C++ with
+# __CUDACC__), not through clang's CUDA wrapper headers, which replace many of
+# CUDA's device declarations by their own.  Errors are expected (clang is newer
+# than CUDA 13 supports) and harmless: declarations are still recorded.
+CUDA_FLAGS = ["-x", "c++", "-std=c++17", "-D__CUDACC__", "-D__NVCC__",
+              "-D__NV_NO_HOST_COMPILER_CHECK=1", "-D__CUDACC_VER_MAJOR__=13",
+              "-D__CUDACC_VER_MINOR__=0", "-D__CUDACC_VER_BUILD__=0",
+              "-I" + CUDA_INC, "-I" + os.path.join(CUDA_INC, "cccl"),
+              "-Wno-everything"]
+# The HIP side is read as clang's HIP host pass sees it.
+HIP_FLAGS = ["-x", "hip", "--cuda-host-only", "-nogpulib", "-std=c++17",
+             "-D__HIP_PLATFORM_AMD__", "-D__HIP_PLATFORM_HCC__",
+             "-D__AMDGCN_WAVEFRONT_SIZE=64", "-I" + HIP_INC, "-Wno-everything"]
+
+KIND_OF_NODE = {
+    "FunctionDecl": "function", "FunctionTemplateDecl": "function",
+    "CXXMethodDecl": None,
+    "TypedefDecl": "type", "TypeAliasDecl": "type", "CXXRecordDecl": "type",
+    "RecordDecl": "type", "EnumDecl": "type", "ClassTemplateDecl": "type",
+    "TypeAliasTemplateDecl": "type",
+    "EnumConstantDecl": "enumerator", "VarDecl": "variable",
+    "NamespaceDecl": "namespace",
+}
+
+_LOC = re.compile(r"(?:(/[^\s:<>,]+|<built-in>|<scratch space>|<command line>):(\d+):\d+)")
+_NODE = re.compile(r"^([| `]*)[|`]-(\w+) 0x[0-9a-f]+ (.*)$")
+_AFTER = re.compile(
+    r"(?:<[^>]*(?:<[^>]*>[^>]*)*>|<invalid sloc>) "      # source range
+    r"(?:<invalid sloc>|col:\d+|line:\d+:\d+|<scratch space>:\d+:\d+|<built-in>:\d+:\d+|\S+:\d+:\d+)(?: <Spelling=[^>]*>)? "  # location
+    r"(?:(?:implicit|used|referenced|invalid|constexpr|imported|hidden|"
+    r"private_extern|module_private|inline|nested|__module_private__|"
+    r"implicit_instantiation|instantiated_from \S+) )*"
+    r"(?:(?:struct|class|union|enum) )?(?:(?:class|struct) )?"
+    r"([A-Za-z_]\w*)")
+
+
+def _run(args, src):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "tu.cpp")
+        with open(path, "w") as f:
+            f.write(src)
+        p = subprocess.run([CLANG] + args + [path], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True, errors="replace")
+        return p.stdout
+
+
+HIP_DIRS = ("hip", "hipsparse", "hiprand", "rocrand", "rocprim")
+
+
+def _clang_resource_dir():
+    try:
+        return subprocess.run([CLANG, "-print-resource-dir"], stdout=subprocess.PIPE,
+                              text=True).stdout.strip()
+    except OSError:
+        return ""
+
+
+def _roots(side):
+    if side == "cuda":
+        return [(os.path.join(CUDA_INC, "cccl"), ""), (CUDA_INC, "")]
+    # HIP device math (sinf, __expf, ...) comes from the compiler's HIP
+    # wrapper headers (__clang_hip_math.h), as with every HIP >= 4 toolchain.
+    return [(os.path.join(HIP_INC, d), d + "/") for d in HIP_DIRS] + \
+           [(os.path.join(_clang_resource_dir(), "include"), "<clang>/")]
+
+
+def _rel(path, roots):
+    path = os.path.normpath(path)
+    for r, prefix in roots:
+        r = os.path.normpath(r) + "/"
+        if path.startswith(r):
+            rel = path[len(r):]
+            if prefix == "<clang>/" and not rel.startswith(("__clang_hip", "cuda_wrappers")):
+                return None
+            if prefix == "" and "/" not in rel or prefix != "<clang>/":
+                return prefix + rel
+            return prefix + rel
+    return None
+
+
+def scan_decls(headers, side, extra_src=""):
+    """Return {name: (kind, {headers})} for declarations in the given headers.
+
+    `headers` are include paths relative to the side's include root.  Names in
+    namespaces are reported qualified (`cooperative_groups::thread_block`) and
+    the namespace itself as `ns::` with kind namespace.
+    """
+    flags = CUDA_FLAGS if side == "cuda" else HIP_FLAGS
+    roots = _roots(side)
+    src = extra_src + "".join('#include <%s>\n' % h for h in headers)
+    out = _run(flags + ["-ferror-limit=0", "-fsyntax-only", "-fno-color-diagnostics",
+                        "-Xclang", "-ast-dump"], src)
+    result = {}
+    last_file = None
+    stack = []   # (depth, namespace name or None, is_enum)
+    for line in out.splitlines():
+        for m in _LOC.finditer(line):
+            if not m.group(1).startswith("<"):
+                # token-pasted names are spelled in <scratch space>: keep the
+                # file of the macro expansion
+                last_file = m.group(1)
+        m = _NODE.match(line)
+        if not m:
+            continue
+        depth = (len(m.group(1)) + 2) // 2
+        node = m.group(2)
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        # only top level, namespace members, extern "C" blocks and enumerators
+        parent_ok = all(s[1] is not None for s in stack)
+        if not parent_ok:
+            stack.append((depth, None))
+            continue
+        if node == "LinkageSpecDecl":
+            stack.append((depth, ""))
+            continue
+        kind = KIND_OF_NODE.get(node)
+        nm = _AFTER.search(m.group(3))
+        name = nm.group(1) if nm else None
+        if node == "EnumDecl":
+            # enumerators live in the enclosing scope (unscoped enums)
+            scoped = " class " in m.group(3) or " struct " in m.group(3)
+            stack.append((depth, "" if not scoped else None))
+        elif node == "NamespaceDecl":
+            transparent = m.group(3).endswith(" inline") or re.match(r"__v\d+$", name or "")
+            # anonymous namespaces are transparent too (HIP's fp16 API lives in one)
+            stack.append((depth, "" if transparent or not name else name + "::"))
+            if transparent or not name:
+                continue
+        else:
+            stack.append((depth, None))
+        if kind is None or name is None or last_file is None:
+            continue
+        rel = _rel(last_file, roots)
+        if rel is None:
+            continue
+        prefix = "".join(s[1] for s in stack[:-1] if s[1])
+        if kind == "namespace":
+            full = prefix + name + "::"
+        else:
+            full = prefix + name
+        if name in ("definition",):
+            continue
+        if full in result:
+            result[full][1].add(rel)
+        else:
+            result[full] = (kind, {rel})
+    return result
+
+
+_LINEMARK = re.compile(r'^# \d+ "([^"]+)"')
+_DEFINE = re.compile(r"^#define ([A-Za-z_]\w*)")
+
+
+def scan_macros(headers, side, extra_src=""):
+    """Return {macro: {headers}} for object- and function-like macros."""
+    flags = CUDA_FLAGS if side == "cuda" else HIP_FLAGS
+    roots = _roots(side)
+    src = extra_src + "".join('#include <%s>\n' % h for h in headers)
+    out = _run(flags + ["-E", "-dD", "-ferror-limit=0"], src)
+    result = {}
+    cur = None
+    for line in out.splitlines():
+        if line.startswith("# "):
+            m = _LINEMARK.match(line)
+            if m:
+                cur = m.group(1)
+            continue
+        if line.startswith("#define"):
+            m = _DEFINE.match(line)
+            if m and cur:
+                rel = _rel(cur, roots)
+                if rel is not None:
+                    result.setdefault(m.group(1), set()).add(rel)
+    return result
+
+
+def scan(headers, side, extra_src=""):
+    """Declarations and macros together: {name: (kind, {headers})}."""
+    r = scan_decls(headers, side, extra_src)
+    for name, hdrs in scan_macros(headers, side, extra_src).items():
+        if name in r:
+            r[name][1].update(hdrs)
+        else:
+            r[name] = ("macro", set(hdrs))
+    return r
+
+
+if __name__ == "__main__":
+    import sys
+    side = sys.argv[1]
+    res = scan(sys.argv[2:], side)
+    for n in sorted(res):
+        print("%-10s %-50s %s" % (res[n][0], n, " ".join(sorted(res[n][1]))))

@@ -1,0 +1,365 @@
+"""Hand-reviewed corrections applied by generate.py on top of the naming rules.
+
+Everything here was checked against the installed headers (HIP 5.2 in
+/usr/include/hip, CUDA 13 in /usr/local/cuda/include) or, for HIP versions
+newer than 5.2, against public documentation named next to the entry.
+"""
+import os
+import re
+
+CUDA_INC = os.environ.get("CU2DCU_CUDA_PATH", "/usr/local/cuda") + "/include"
+
+
+def _cupti_since():
+    """CUDA version that introduced each runtime API, from CUPTI's callback ids
+    (cupti_runtime_cbid.h names every runtime entry point NAME_vMMmmp).  3.2 is
+    the oldest CUPTI knows: read it as "3.2 or earlier"."""
+    out = {}
+    try:
+        text = open(os.path.join(CUDA_INC, "cupti_runtime_cbid.h")).read()
+    except OSError:
+        return out
+    for name, ver in re.findall(r"CUPTI_RUNTIME_TRACE_CBID_(cuda\w+?)_v(\d{4,5})\b", text):
+        if "_ptsz" in name or "_ptds" in name:
+            continue
+        v = int(ver)
+        s = "%d.%d" % (v // 1000, (v % 1000) // 10)
+        base = re.sub(r"_v\d+$", "", name)
+        for n in (name, base):
+            if n not in out or _vkey(s) < _vkey(out[n]):
+                out[n] = s
+    return out
+
+
+def _vkey(s):
+    return tuple(int(x) for x in s.split("."))
+
+
+CUPTI_SINCE = _cupti_since()
+
+NOT_IN_52 = "not declared in the HIP 5.2 headers; no later HIP version with an equivalent is recorded"
+
+
+def default_reason(fam, name, kind):
+    if fam == "cudnn":
+        return "cuDNN call with no one-to-one MIOpen equivalent; port by hand to the MIOpen API (miopen/miopen.h)"
+    return NOT_IN_52 + "."
+
+
+WARP_SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+             "__ballot_sync", "__any_sync", "__all_sync", "__activemask", "__syncwarp",
+             "__match_any_sync", "__match_all_sync", "__uni_sync"}
+WARP_NOTE = ("HIP's *_sync warp functions take a 64-bit lane mask (wavefront of 64 on "
+             "gfx9/DCU); 32-bit CUDA masks such as 0xffffffff select only half the "
+             "wavefront. cu2dcu rewrites these for older targets.")
+
+
+def refine(fam, e, hip):
+    """Adjust one generated entry (runs before RULES)."""
+    n = e["cuda"]
+    if fam == "fp16":
+        _fp16_refine(e, hip)
+    if fam == "device" and n.startswith("CUDART_") and e.get("status") == "unsupported":
+        e["reason"] = MATH_CONST_REASON
+    if fam == "device" and n in WARP_SYNC:
+        e.pop("status", None)
+        e.pop("reason", None)
+        e["hip"] = n
+        e["hip_since"] = "6.2"
+        e["note"] = WARP_NOTE
+
+
+def U(reason, **kw):
+    d = {"hip": None, "status": "unsupported", "reason": reason}
+    d.update(kw)
+    return d
+
+
+def S(hip, **kw):
+    d = {"hip": hip, "status": "supported", "reason": None}
+    d.update(kw)
+    return d
+
+
+MASK_NOTE = None
+PROP_NOTE = ("hipDeviceProp_t is not layout-compatible with cudaDeviceProp: some fields "
+             "are missing or differ (e.g. no uuid/luid before later HIP, gcnArchName is "
+             "HIP-only); check every field the code reads.")
+GRAPH_INST_NOTE = ("CUDA 12+ cudaGraphInstantiate(exec, graph, flags) has the argument list "
+                   "of hipGraphInstantiateWithFlags; HIP's hipGraphInstantiate takes "
+                   "(exec, graph, errorNode, logBuffer, bufferSize).")
+RUNTIME = {
+    # __device__ symbols are passed through HIP_SYMBOL()
+    "cudaMemcpyToSymbol": S("hipMemcpyToSymbol", symbol_arg=0),
+    "cudaMemcpyToSymbolAsync": S("hipMemcpyToSymbolAsync", symbol_arg=0),
+    "cudaMemcpyFromSymbol": S("hipMemcpyFromSymbol", symbol_arg=1),
+    "cudaMemcpyFromSymbolAsync": S("hipMemcpyFromSymbolAsync", symbol_arg=1),
+    "cudaGetSymbolAddress": S("hipGetSymbolAddress", symbol_arg=1),
+    "cudaGetSymbolSize": S("hipGetSymbolSize", symbol_arg=1),
+    # pinned host memory: the non-deprecated HIP spellings
+    "cudaHostAlloc": S("hipHostMalloc", note="flags cudaHostAlloc* map to hipHostMalloc*"),
+    "cudaFreeHost": S("hipHostFree"),
+    "cudaMallocHost": S("hipHostMalloc", note="hipHostMalloc takes a third flags argument; "
+                        "cudaMallocHost(p, n) becomes hipHostMalloc(p, n, 0) "
+                        "(hipMallocHost with two arguments exists but is deprecated)"),
+    "cudaGetDeviceProperties": S("hipGetDeviceProperties", note=PROP_NOTE),
+    "cudaGraphInstantiate": S("hipGraphInstantiateWithFlags", note=GRAPH_INST_NOTE),
+    "cudaStreamGetCaptureInfo": S("hipStreamGetCaptureInfo", note=(
+        "CUDA 13 returns graph, dependencies and edge data too; HIP 5.2 takes only "
+        "(stream, status, id): extra output arguments must be dropped by hand.")),
+    "cudaMemPrefetchAsync": S("hipMemPrefetchAsync", note=(
+        "CUDA 13 takes a cudaMemLocation and flags; HIP takes a device ordinal "
+        "(hipMemPrefetchAsync(ptr, count, device, stream)).")),
+    "cudaMemAdvise": S("hipMemAdvise", note=(
+        "CUDA 13 takes a cudaMemLocation; HIP takes a device ordinal.")),
+    "cudaLaunchKernel": S("hipLaunchKernel", note="the kernel argument is a function pointer cast to const void*, as in CUDA"),
+    "cudaDeviceSetLimit": U("hipDeviceSetLimit is not in HIP 5.2 (only hipDeviceGetLimit); "
+                            "later HIP version not recorded; remove the call or guard it."),
+    "cudaLaunchKernelEx": U("launch attributes (cudaLaunchConfig_t) have no HIP 5.2 equivalent; "
+                            "use hipLaunchKernelGGL or the <<<>>> syntax."),
+    "cudaLaunchKernelExC": U("launch attributes (cudaLaunchConfig_t) have no HIP 5.2 equivalent; "
+                             "use hipLaunchKernel."),
+    "cudaSetValidDevices": U("no HIP equivalent; select a device with hipSetDevice."),
+    "cudaGraphInstantiateWithParams": U("not in HIP 5.2; use hipGraphInstantiateWithFlags."),
+}
+for _n in ["cudaCGGetIntrinsicHandle", "cudaCGGetRank", "cudaCGGetSize", "cudaCGSynchronize",
+           "cudaCGSynchronizeGrid"]:
+    RUNTIME[_n] = U("internal entry point of CUDA cooperative groups; use the HIP "
+                    "cooperative groups API (hip/hip_cooperative_groups.h).")
+for _n in ["cudaLaunchDevice", "cudaLaunchDevice_ptsz", "cudaLaunchDeviceV2",
+           "cudaLaunchDeviceV2_ptsz", "cudaGetParameterBuffer", "cudaGetParameterBufferV2"]:
+    RUNTIME[_n] = U("dynamic parallelism (device-side launch) is not supported by HIP.")
+
+# Runtime names absent from the CUDA 13 headers that old code still uses.
+# cuda_removed "12.0": texture/surface references (removed with CUDA 12.0).
+# cuda_removed "13.0": deprecated for years and absent from the 13.0 headers
+# (cupti_runtime_cbid.h still lists them); the exact removal release is not
+# recorded, so 13.0 is the first release known to lack them.
+REMOVED = {
+    "cudaThreadSynchronize": ("hipDeviceSynchronize", "13.0"),
+    "cudaThreadExit": ("hipDeviceReset", "13.0"),
+    "cudaThreadGetLimit": ("hipDeviceGetLimit", "13.0"),
+    "cudaThreadSetLimit": (None, "13.0"),
+    "cudaThreadGetCacheConfig": ("hipDeviceGetCacheConfig", "13.0"),
+    "cudaThreadSetCacheConfig": ("hipDeviceSetCacheConfig", "13.0"),
+    "cudaSetDoubleForDevice": (None, "13.0"),
+    "cudaSetDoubleForHost": (None, "13.0"),
+    "cudaConfigureCall": ("hipConfigureCall", "13.0"),
+    "cudaSetupArgument": ("hipSetupArgument", "13.0"),
+    "cudaLaunch": ("hipLaunchByPtr", "13.0"),
+    "cudaLaunchCooperativeKernelMultiDevice": ("hipLaunchCooperativeKernelMultiDevice", "13.0"),
+    "cudaProfilerInitialize": (None, "13.0"),
+    "cudaBindTexture": ("hipBindTexture", "12.0"),
+    "cudaBindTexture2D": ("hipBindTexture2D", "12.0"),
+    "cudaBindTextureToArray": ("hipBindTextureToArray", "12.0"),
+    "cudaBindTextureToMipmappedArray": ("hipBindTextureToMipmappedArray", "12.0"),
+    "cudaUnbindTexture": ("hipUnbindTexture", "12.0"),
+    "cudaGetTextureReference": ("hipGetTextureReference", "12.0"),
+    "cudaGetTextureAlignmentOffset": ("hipGetTextureAlignmentOffset", "12.0"),
+    "cudaBindSurfaceToArray": (None, "12.0"),
+    "cudaGetSurfaceReference": (None, "12.0"),
+}
+for _n, (_h, _v) in REMOVED.items():
+    _e = {"kind": "function", "status": "removed", "cuda_removed": _v, "hip": _h,
+          "reason": None}
+    if _h is None:
+        _e["note"] = "no HIP equivalent; delete the call"
+    if _n in ("cudaThreadSetLimit",):
+        _e["note"] = "hipDeviceSetLimit is not in HIP 5.2; delete the call or guard it"
+    RUNTIME[_n] = _e
+
+HOST_ALLOC = {"cudaHostAllocDefault": "hipHostMallocDefault",
+              "cudaHostAllocPortable": "hipHostMallocPortable",
+              "cudaHostAllocMapped": "hipHostMallocMapped",
+              "cudaHostAllocWriteCombined": "hipHostMallocWriteCombined"}
+OPAQUE = {"CUstream_st": "ihipStream_t", "CUevent_st": "ihipEvent_t",
+          "CUfunc_st": "ihipModuleSymbol_t", "CUgraph_st": "ihipGraph",
+          "CUgraphExec_st": "hipGraphExec", "CUgraphNode_st": "hipGraphNode",
+          "CUmemPoolHandle_st": "ihipMemPoolHandle_t", "CUuuid_st": "hipUUID_t"}
+TYPES = {k: S(v) for k, v in HOST_ALLOC.items()}
+TYPES.update({k: S(v, note="opaque handle struct; code should use the handle typedef")
+              for k, v in OPAQUE.items()})
+TYPES.update({
+    "cudaPointerAttributes": S("hipPointerAttribute_t", note=(
+        "field names differ: CUDA 'type' is HIP 'memoryType' (hipMemoryType); "
+        "HIP 5.2 has no 'type' field.")),
+    "CUDART_VERSION": S("HIP_VERSION", note=(
+        "different encoding: CUDART_VERSION is 1000*major + 10*minor (13000), "
+        "HIP_VERSION is 10000000*major + 100000*minor + patch; rewrite numeric comparisons.")),
+    "cudaDeviceProp": S("hipDeviceProp_t", note=PROP_NOTE),
+})
+
+MATH_CONST_REASON = ("HIP 5.2 has no math_constants.h equivalent; define the constant "
+                     "locally (e.g. from <cmath> M_PI) or include CUDA's value by hand.")
+DEVICE = {}
+DEVICE_INTERNAL = ["all", "any", "ballot", "syncthreads_and", "syncthreads_count",
+                   "syncthreads_or", "dadd", "dmul", "dsub", "fdivide", "float2double",
+                   "int2double", "ll2double", "uint2double", "ull2double", "double2int",
+                   "double2ll", "double2uint", "double2ull", "llmax", "llmin", "ullmax",
+                   "ullmin", "umax", "umin"]
+for _n in DEVICE_INTERNAL:
+    DEVICE[_n] = U("CUDA-internal helper declared by the CUDA headers, not documented API; "
+                   "use the documented intrinsic (min/max, __syncthreads_*, casts).")
+for _n in ["__nv_aligned_device_malloc", "__nv_associate_access_property",
+           "__nv_memcpy_async_shared_global_4", "__nv_memcpy_async_shared_global_8",
+           "__nv_memcpy_async_shared_global_16", "__nv_atomic_enable_if",
+           "__nv_atomic_triv_cp_helper", "__nv_isurf_trait", "__nv_itex_trait",
+           "NV_INT_OR_BOOL", "NV_MATH_BEGIN_NAMESPACE_STD", "NV_MATH_END_NAMESPACE_STD",
+           "NV_MATH_NOEXCEPT", "NV_MATH_NOEXCEPT_OR_THROW", "NV_MATH_USE_TEMPLATE"]:
+    DEVICE[_n] = U("NVIDIA-internal helper of the CUDA headers; no HIP equivalent.")
+DEVICE.update({
+    "__nanosleep": U("not in HIP 5.2; later HIP version not recorded. A busy loop on "
+                     "clock64() or __builtin_amdgcn_s_sleep() is the usual substitute."),
+    "__trap": U("not declared in HIP 5.2 headers; use abort() or __builtin_trap() in device code."),
+    "__brkpt": U("no breakpoint intrinsic in HIP; remove it."),
+    "__prof_trigger": U("NVIDIA profiler counters have no HIP equivalent; remove it."),
+    "__dp4a": U("not in HIP 5.2; later HIP version not recorded. On gfx906 "
+                "__builtin_amdgcn_sdot4 computes the same dot product."),
+})
+for _n in ["__isGlobal", "__isShared", "__isConstant", "__isLocal", "__isGridConstant",
+           "__isClusterShared", "__isCtaShared"]:
+    DEVICE[_n] = U("address-space query intrinsics are not in HIP 5.2; no later version recorded.")
+for _n in ["__cvta_generic_to_shared", "__cvta_generic_to_global", "__cvta_generic_to_local",
+           "__cvta_generic_to_constant", "__cvta_shared_to_generic", "__cvta_global_to_generic",
+           "__cvta_local_to_generic", "__cvta_constant_to_generic",
+           "__cvta_generic_to_grid_constant", "__cvta_grid_constant_to_generic"]:
+    DEVICE[_n] = U("PTX address conversion intrinsic; no HIP equivalent.")
+for _n in ["__ldca", "__ldcg", "__ldcs", "__ldcv", "__ldlu", "__stcg", "__stcs", "__stwb",
+           "__stwt"]:
+    DEVICE[_n] = U("PTX cache-hint load/store; no HIP 5.2 equivalent: use a plain "
+                   "load/store (or __ldg for read-only data).")
+
+BF16_SINCE = "6.1"
+BF16_NOTE = ("hip/hip_bf16.h (type __hip_bfloat16) is documented for HIP 6.1 "
+             "(rocm.docs.amd.com, HIP docs-6.1.5); earlier 6.0 availability not checked. "
+             "HIP 5.2 has only struct hip_bfloat16 (hip/hip_bfloat16.h) without these intrinsics.")
+FP16 = {
+    "__nv_bfloat16": S("__hip_bfloat16", hip_since=BF16_SINCE, note=BF16_NOTE),
+    "__nv_bfloat162": S("__hip_bfloat162", hip_since=BF16_SINCE, note=BF16_NOTE),
+    "nv_bfloat16": S("__hip_bfloat16", hip_since=BF16_SINCE, note=BF16_NOTE),
+    "nv_bfloat162": S("__hip_bfloat162", hip_since=BF16_SINCE, note=BF16_NOTE),
+    "__nv_half": S("__half"), "__nv_half2": S("__half2"),
+    "nv_half": S("__half"), "nv_half2": S("__half2"),
+    "__nv_half_raw": S("__half_raw"), "__nv_half2_raw": S("__half2_raw"),
+}
+
+
+def _fp16_refine(e, hip):
+    n = e["cuda"]
+    if e.get("status") == "unsupported" and ("bfloat16" in n or "bfloat162" in n):
+        e.pop("status")
+        e.pop("reason")
+        e["hip"] = n
+        e["hip_since"] = BF16_SINCE
+        e["note"] = BF16_NOTE
+
+
+COMMENTS = {
+    "runtime": "CUDA runtime API functions (cuda_runtime_api.h, cuda_runtime.h, ...).\n"
+               "cuda_since comes from CUPTI's callback ids (3.2 = 3.2 or earlier).",
+    "types": "Types, enumerators and #define constants of the CUDA runtime headers.",
+    "device": "Device built-ins: math, intrinsics, atomics, warp functions, vector makers.",
+    "fp16": "cuda_fp16.h / cuda_bf16.h.",
+}
+
+RULES = {"runtime": RUNTIME, "types": TYPES, "device": DEVICE, "fp16": FP16}
+
+
+# ------------------------------------------------------------------ headers
+def H(hip, **kw):
+    d = {"kind": "header", "hip": hip}
+    d.update(kw)
+    return d
+
+
+def HU(reason, **kw):
+    d = {"kind": "header", "status": "unsupported", "reason": reason}
+    d.update(kw)
+    return d
+
+
+RT = "hip/hip_runtime.h"
+PROVIDED = "provided by hip/hip_runtime.h: the include is removed"
+HEADERS = {
+    "cuda_runtime.h": H(RT),
+    "cuda_runtime_api.h": H("hip/hip_runtime_api.h"),
+    "cuda.h": H(RT, note="the HIP driver-style API (hipModule*, hipCtx*, hipDrv*) is declared by hip/hip_runtime_api.h"),
+    "device_launch_parameters.h": H("", note=PROVIDED),
+    "device_functions.h": H("", note=PROVIDED),
+    "math_functions.h": H("", note=PROVIDED),
+    "device_atomic_functions.h": H("", note=PROVIDED),
+    "device_double_functions.h": H("", note=PROVIDED),
+    "sm_20_atomic_functions.h": H("", note=PROVIDED),
+    "sm_32_atomic_functions.h": H("", note=PROVIDED),
+    "sm_60_atomic_functions.h": H("", note=PROVIDED),
+    "sm_20_intrinsics.h": H("", note=PROVIDED),
+    "sm_30_intrinsics.h": H("", note=PROVIDED),
+    "sm_32_intrinsics.h": H("", note=PROVIDED),
+    "sm_35_intrinsics.h": H("", note=PROVIDED),
+    "sm_61_intrinsics.h": H("", note=PROVIDED),
+    "texture_indirect_functions.h": H("", note=PROVIDED),
+    "surface_indirect_functions.h": H("", note=PROVIDED),
+    "builtin_types.h": H("", note=PROVIDED),
+    "host_defines.h": H("", note=PROVIDED),
+    "common_functions.h": H("", note=PROVIDED),
+    "driver_functions.h": H("", note=PROVIDED),
+    "device_types.h": H("", note=PROVIDED),
+    "vector_types.h": H("hip/hip_vector_types.h"),
+    "vector_functions.h": H("hip/hip_vector_types.h"),
+    "driver_types.h": H("hip/driver_types.h"),
+    "texture_types.h": H("hip/texture_types.h"),
+    "surface_types.h": H("hip/surface_types.h"),
+    "channel_descriptor.h": H("hip/channel_descriptor.h"),
+    "library_types.h": H("hip/library_types.h"),
+    "cuda_profiler_api.h": H("hip/hip_runtime_api.h", note="hipProfilerStart/Stop are declared there"),
+    "cuda_fp16.h": H("hip/hip_fp16.h"),
+    "cuda_bf16.h": H("hip/hip_bf16.h", hip_since=BF16_SINCE, note=BF16_NOTE),
+    "cuComplex.h": H("hip/hip_complex.h"),
+    "cooperative_groups.h": H("hip/hip_cooperative_groups.h"),
+    "nvrtc.h": H("hip/hiprtc.h", note="hiprtc mirrors nvrtc (nvrtcX -> hiprtcX); not mapped name by name here"),
+    "math_constants.h": HU(MATH_CONST_REASON),
+    "cuda_occupancy.h": HU("no HIP equivalent of the header-only occupancy calculator; use hipOccupancy* runtime calls."),
+    "cuda_gl_interop.h": HU("OpenGL interop header is not in HIP 5.2."),
+    "cuda_egl_interop.h": HU("EGL interop has no HIP equivalent."),
+    "cuda_vdpau_interop.h": HU("VDPAU interop has no HIP equivalent."),
+    "cuda_fp8.h": HU("FP8 types are not in HIP 5.2 (hip/hip_fp8.h is later; version not recorded)."),
+    "cuda_fp6.h": HU("FP6 types have no HIP 5.2 equivalent."),
+    "cuda_fp4.h": HU("FP4 types have no HIP 5.2 equivalent."),
+    "mma.h": HU("WMMA (nvcuda::wmma) has no HIP header; rocWMMA is a separate library with a different API."),
+    "cuda_pipeline.h": HU("memcpy_async pipelines have no HIP equivalent."),
+    "cuda_awbarrier.h": HU("arrive/wait barriers have no HIP equivalent."),
+    "nvtx3/nvToolsExt.h": HU("NVTX: use roctx (roctracer/roctx.h) by hand; the API differs."),
+    # libraries (ROCm >= 5.2 puts each library's headers in include/<component>/,
+    # see the ROCm 5.2 deprecation message quoted in docs/maps.md)
+    "cublas_v2.h": H("hipblas/hipblas.h"),
+    "cublas_api.h": H("hipblas/hipblas.h"),
+    "cublas.h": H("hipblas/hipblas.h", note="the legacy cuBLAS v1 API (no handle) has no hipBLAS equivalent; only the v2 API is mapped"),
+    "cublasLt.h": HU("cuBLASLt maps to hipBLASLt (hipblaslt/hipblaslt.h), which is not part of HIP 5.2-era ROCm; version not recorded."),
+    "cublasXt.h": HU("cuBLASXt (multi-GPU BLAS) has no hipBLAS equivalent."),
+    "cufft.h": H("hipfft/hipfft.h"),
+    "cufftXt.h": H("hipfft/hipfftXt.h", note="hipFFT's Xt API covers only part of cufftXt"),
+    "cufftw.h": HU("FFTW-compatible interface has no hipFFT equivalent."),
+    "curand.h": H("hiprand/hiprand.h"),
+    "curand_kernel.h": H("hiprand/hiprand_kernel.h"),
+    "curand_mtgp32_host.h": H("hiprand/hiprand_mtgp32_host.h"),
+    "cusparse.h": H("hipsparse/hipsparse.h"),
+    "cusparse_v2.h": H("hipsparse/hipsparse.h"),
+    "cusolverDn.h": H("hipsolver/hipsolver.h"),
+    "cusolverSp.h": H("hipsolver/hipsolver.h", note="hipSOLVER's sparse API is partial"),
+    "cusolverRf.h": H("hipsolver/hipsolver.h"),
+    "cusolver_common.h": H("hipsolver/hipsolver.h"),
+    "cusolverMg.h": HU("multi-GPU cuSOLVER (cusolverMg) has no hipSOLVER equivalent."),
+    "cudnn.h": H("miopen/miopen.h", note="only the one-to-one calls in cudnn.yaml are translated"),
+    "nccl.h": H("rccl/rccl.h", note="RCCL keeps the nccl* API names"),
+    "cub/cub.cuh": H("hipcub/hipcub.hpp"),
+}
+for _f in ["curand_discrete.h", "curand_discrete2.h", "curand_globals.h", "curand_lognormal.h",
+           "curand_mrg32k3a.h", "curand_mtgp32.h", "curand_mtgp32_kernel.h",
+           "curand_normal.h", "curand_normal_static.h", "curand_philox4x32_x.h",
+           "curand_poisson.h", "curand_precalc.h", "curand_uniform.h",
+           "curand_mtgp32dc_p_11213.h"]:
+    HEADERS[_f] = H("hiprand/hiprand_kernel.h")
+for _f in ["cudnn_adv.h", "cudnn_backend.h", "cudnn_cnn.h", "cudnn_graph.h", "cudnn_ops.h",
+           "cudnn_version.h"]:
+    HEADERS[_f] = H("miopen/miopen.h", note="only the one-to-one calls in cudnn.yaml are translated")
+RULES["headers"] = HEADERS
