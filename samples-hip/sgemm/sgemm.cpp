@@ -68,10 +68,19 @@ __global__ void sgemm_smem_tiled(const float* A, const float* B, float* C, int n
 #define TM 8
 #define TN 8
 #define NTHREADS 256  // (BM / TM) * (BN / TN)
-// Only the maximum block size is given to __launch_bounds__: its second argument
-// does not mean "min blocks per SM" in HIP as it does in CUDA.
+// Occupancy hint.  On AMD only the maximum block size is given: HIP 5.2 turns a
+// second __launch_bounds__ argument into amdgpu_waves_per_eu (not CUDA's "min
+// blocks per SM"), and waves_per_eu(2) caps a wave64 kernel at 128 VGPRs, under
+// which sgemm_padded_dbuf spills on gfx906.  On NVIDIA (HIP's nvcc path) the
+// argument keeps its CUDA meaning: 2 blocks per SM, <= 128 registers, as in
+// samples-cuda/sgemm.
+#if defined(__HIP_PLATFORM_NVIDIA__)
+#define SGEMM_LAUNCH_BOUNDS __launch_bounds__(NTHREADS, 2)
+#else
+#define SGEMM_LAUNCH_BOUNDS __launch_bounds__(NTHREADS)
+#endif
 
-__global__ void __launch_bounds__(NTHREADS)
+__global__ void SGEMM_LAUNCH_BOUNDS
 sgemm_regblock_float4(const float* __restrict__ A, const float* __restrict__ B,
                       float* __restrict__ C, int n) {
     __shared__ float As[BK][BM];  // A tile, transposed: As[k][m]
@@ -133,7 +142,7 @@ sgemm_regblock_float4(const float* __restrict__ A, const float* __restrict__ B,
 // ---------------------------------------------------------------- padding + double buffering
 #define PAD 4  // keeps rows 16-byte aligned; breaks the 2-way conflict of the transposed A store
 
-__global__ void __launch_bounds__(NTHREADS)
+__global__ void SGEMM_LAUNCH_BOUNDS
 sgemm_padded_dbuf(const float* __restrict__ A, const float* __restrict__ B,
                   float* __restrict__ C, int n) {
     __shared__ float As[2][BK][BM + PAD];

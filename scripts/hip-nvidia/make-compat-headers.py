@@ -17,13 +17,19 @@ output folder (default build/hip-nvidia-include/hip) and patches the copy:
     edge APIs, stream capture info);
   * APIs CUDA 13 removed entirely are STUBBED to return hipErrorNotSupported
     (texture references, multi-device cooperative launch), and the template
-    overloads on the removed `texture<>` type are REMOVED.
+    overloads on the removed `texture<>` type are REMOVED;
+  * HIP's mask-less warp votes (__ballot, 64-bit; __any; __all) are ADDED to
+    nvidia_hip_runtime.h, mapped to the *_sync forms over the active lanes
+    (upstream already maps __shfl*; CUDA rejects mask-less votes on sm_70+);
+  * two upstream typos are fixed (a duplicated CUDA_11010 define, a missing
+    return in hipModuleGetTexRef).
 
 Every edit must match exactly once; a mismatch (other HIP version) is an
 error, never a silent skip.  The source tree is never modified.
 
 Usage: make-compat-headers.py [--src /usr/include/hip] [--out build/hip-nvidia-include]
-Then:  nvcc -x cu -D__HIP_PLATFORM_NVIDIA__ -I<out> file.cpp
+Then:  nvcc -x cu -D__HIP_PLATFORM_NVIDIA__ -isystem <out> file.cpp
+(-isystem keeps the deprecation warnings of the wrappers out of the build log.)
 """
 import argparse
 import os
@@ -204,39 +210,19 @@ def patch_runtime_api(t):
 
 
 WARP_COMPAT = r"""
-/* cu2dcu-compat: HIP's mask-less warp intrinsics.  CUDA removed the mask-less
- * __shfl, __ballot, __any and __all for sm_70 and later (ptxas rejects them), and
- * HIP 5.2 has no *_sync forms, so HIP code that is correct on AMD would not
- * build here.  Map them to the *_sync forms over the currently active lanes,
- * which is HIP's semantics.  __ballot returns 64 bits as in HIP (the upper 32
- * bits are 0 on a 32-lane warp).  Defined after all CUDA headers, so CUDA's
- * own declarations are untouched. */
+/* cu2dcu-compat: HIP's mask-less warp votes.  Upstream maps __shfl* to the
+ * *_sync forms (nvidia_hip_runtime_api.h) but not __ballot, __any and __all,
+ * whose mask-less CUDA forms ptxas rejects for sm_70 and later; HIP 5.2 has no
+ * *_sync forms, so HIP code that is correct on AMD would not build here.  Map
+ * them to the *_sync forms over the active lanes (HIP's semantics).  __ballot
+ * returns 64 bits as in HIP (the upper 32 bits are 0 on a 32-lane warp).
+ * Defined after all CUDA headers, so CUDA's own declarations are untouched. */
 #if defined(__CUDACC__) && !defined(CU2DCU_NO_WARP_COMPAT)
-template <typename T>
-__device__ inline T __hip_compat_shfl(T var, int src_lane, int width = warpSize) {
-    return __shfl_sync(__activemask(), var, src_lane, width);
-}
-template <typename T>
-__device__ inline T __hip_compat_shfl_up(T var, unsigned int delta, int width = warpSize) {
-    return __shfl_up_sync(__activemask(), var, delta, width);
-}
-template <typename T>
-__device__ inline T __hip_compat_shfl_down(T var, unsigned int delta, int width = warpSize) {
-    return __shfl_down_sync(__activemask(), var, delta, width);
-}
-template <typename T>
-__device__ inline T __hip_compat_shfl_xor(T var, int lane_mask, int width = warpSize) {
-    return __shfl_xor_sync(__activemask(), var, lane_mask, width);
-}
 __device__ inline unsigned long long __hip_compat_ballot(int pred) {
     return (unsigned long long)__ballot_sync(__activemask(), pred);
 }
 __device__ inline int __hip_compat_any(int pred) { return __any_sync(__activemask(), pred); }
 __device__ inline int __hip_compat_all(int pred) { return __all_sync(__activemask(), pred); }
-#define __shfl(...) __hip_compat_shfl(__VA_ARGS__)
-#define __shfl_up(...) __hip_compat_shfl_up(__VA_ARGS__)
-#define __shfl_down(...) __hip_compat_shfl_down(__VA_ARGS__)
-#define __shfl_xor(...) __hip_compat_shfl_xor(__VA_ARGS__)
 #define __ballot(p) __hip_compat_ballot(p)
 #define __any(p) __hip_compat_any(p)
 #define __all(p) __hip_compat_all(p)
