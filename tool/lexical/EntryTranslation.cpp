@@ -64,18 +64,17 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
 
 bool looksLikeCudaName(const std::string &Name) {
   auto StartsWith = [&](const char *P) { return Name.rfind(P, 0) == 0; };
-  if (StartsWith("cuda") && Name.size() > 4 && (isupper(Name[4]) || Name[4] == '_'))
+  auto UpperAt = [&](size_t I) { return Name.size() > I && isupper((unsigned char)Name[I]); };
+  // cudaMalloc, cuMemAlloc, cublasCreate...: mixed-case API spellings. All-caps
+  // names (CUDA_CHECK, CU_SAFE_CALL) are far more often the user's own macros.
+  if (StartsWith("cuda") && UpperAt(4))
     return true;
-  if (StartsWith("CUDA") && Name.size() > 4 && Name[4] == '_')
-    return true;
-  if (StartsWith("CU") && Name.size() > 2 && (isupper(Name[2]) || Name[2] == '_'))
+  if (StartsWith("cu") && UpperAt(2) && Name.size() > 3 && islower((unsigned char)Name[3]))
     return true;
   static const char *const LibraryPrefixes[] = {"cublas", "cufft", "curand", "cusparse",
-                                                "cusolver", "cudnn", "nccl", "cuDevice",
-                                                "cuCtx", "cuMem", "cuModule", "cuLaunch",
-                                                "cuStream", "cuEvent", "cuInit"};
+                                                "cusolver", "cudnn", "nccl"};
   for (const char *P : LibraryPrefixes)
-    if (StartsWith(P))
+    if (StartsWith(P) && UpperAt(std::string(P).size()))
       return true;
   return false;
 }

@@ -52,7 +52,7 @@ cl::opt<bool> KeepLaunchSyntax("keep-launch-syntax",
                                cl::desc("Keep kernel<<<...>>>() instead of hipLaunchKernelGGL"),
                                cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Parallel translation jobs (output is identical for any N)"),
-                       cl::init(1), cl::cat(Category));
+                       cl::init(1), cl::Prefix, cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("Print only errors"), cl::cat(Category));
 cl::opt<bool> Progress("progress", cl::desc("Show a progress line (default: on a terminal "
                                             "outside CI)"),

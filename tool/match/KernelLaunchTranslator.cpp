@@ -33,10 +33,9 @@ void KernelLaunchTranslator::handle(const clang::CUDAKernelCallExpr *Launch) {
   clang::SourceLocation OpenLoc = Config->getCallee()->getBeginLoc();
   clang::SourceLocation CloseLoc = Config->getRParenLoc();
   // A launch written inside a macro body is rewritten in the body's text.
-  if (SM.isMacroBodyExpansion(OpenLoc) || SM.isMacroBodyExpansion(CloseLoc) ||
-      SM.isMacroBodyExpansion(Launch->getBeginLoc()))
+  if (SM.isMacroBodyExpansion(OpenLoc) || SM.isMacroBodyExpansion(CloseLoc))
     return;
-  auto Callee = Context.resolve(Launch->getCallee()->getBeginLoc());
+  auto Callee = Context.resolveRange(Launch->getCallee()->getSourceRange());
   auto Open = Context.resolve(OpenLoc);
   auto Close = Context.resolve(CloseLoc);
   if (!Callee || !Open || !Close)
@@ -55,7 +54,7 @@ void KernelLaunchTranslator::handle(const clang::CUDAKernelCallExpr *Launch) {
     return;
   }
   LaunchSite Site;
-  Site.CalleeBegin = Callee->Offset;
+  Site.CalleeBegin = Callee->Begin;
   Site.CalleeEnd = Open->Offset;
   Site.OpenBegin = Open->Offset;
   Site.CloseBegin = Close->Offset;
@@ -64,17 +63,13 @@ void KernelLaunchTranslator::handle(const clang::CUDAKernelCallExpr *Launch) {
   for (const clang::Expr *Arg : Config->arguments()) {
     if (!isWritten(Arg))
       break;
-    auto Begin = Context.resolve(Arg->getBeginLoc());
-    auto EndTok = Context.resolve(Arg->getEndLoc());
-    if (!Begin || !EndTok || Begin->File != Open->File || EndTok->File != Open->File) {
+    auto Written = Context.resolveRange(Arg->getSourceRange());
+    if (!Written || Written->File != Open->File) {
       Context.report(OpenLoc, check_ids::Launch, Severity::Warning,
-                     "launch configuration comes from a macro; left as <<<...>>>");
+                     "launch configuration is split across macros; left as <<<...>>>");
       return;
     }
-    unsigned End = EndTok->Offset + clang::Lexer::MeasureTokenLength(
-                                        SM.getSpellingLoc(Arg->getEndLoc()), SM,
-                                        cudaLangOptions());
-    Site.ConfigArgs.push_back({Begin->Offset, End});
+    Site.ConfigArgs.push_back({Written->Begin, Written->End});
   }
   Site.HasCallArgs = std::any_of(Launch->arg_begin(), Launch->arg_end(),
                                  [](const clang::Expr *A) { return isWritten(A); });

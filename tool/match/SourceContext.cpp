@@ -52,6 +52,18 @@ std::optional<FilePosition> SourceContext::resolve(clang::SourceLocation Loc) co
   return FilePosition{File, Offset};
 }
 
+std::optional<SourceContext::FileRange> SourceContext::resolveRange(clang::SourceRange Range) const {
+  clang::CharSourceRange Chars = clang::Lexer::makeFileCharRange(
+      clang::CharSourceRange::getTokenRange(Range), *SM, cudaLangOptions());
+  if (Chars.isInvalid())
+    return std::nullopt;
+  auto [File, Begin] = SM->getDecomposedLoc(Chars.getBegin());
+  auto [EndFile, End] = SM->getDecomposedLoc(Chars.getEnd());
+  if (File != EndFile || !isTranslated(File))
+    return std::nullopt;
+  return FileRange{File, Begin, End};
+}
+
 void SourceContext::translateNameAt(clang::SourceLocation Loc, const ApiEntry &Entry) {
   auto Pos = resolve(Loc);
   if (!Pos)

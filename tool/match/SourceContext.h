@@ -42,6 +42,15 @@ public:
   /// inside a macro body are left to the lexical pass over that body.
   std::optional<FilePosition> resolve(clang::SourceLocation Loc) const;
 
+  /// The file range a whole expression occupies (through macro arguments and
+  /// object-like macros used as a whole), if it lies in one translated file.
+  struct FileRange {
+    clang::FileID File;
+    unsigned Begin = 0;
+    unsigned End = 0;
+  };
+  std::optional<FileRange> resolveRange(clang::SourceRange Range) const;
+
   bool isTranslated(clang::FileID File) const;
   const std::string &pathOf(clang::FileID File) const;
   const std::string &textOf(clang::FileID File) const;
