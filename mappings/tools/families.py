@@ -8,6 +8,8 @@ HIP headers (relative to /usr/include) that declare the HIP side; `hip_lib`
 names the HIP library when its headers are not installed here (the verifier
 then reports the family "unverified here").
 """
+import os
+import re
 
 RUNTIME_HDRS = ["cuda_runtime_api.h", "cuda_runtime.h", "cuda_device_runtime_api.h",
                 "channel_descriptor.h", "cuda_profiler_api.h", "driver_functions.h"]
@@ -112,6 +114,8 @@ def interesting(name, kind):
                     "CUBLASWINAPI", "CUSPARSEAPI", "CUSOLVERAPI", "CURANDAPI",
                     "CUFFTAPI", "NCCL_API", "CUDART_DEVICE"):
             return False
+    if re.match(r"__(i|u|ll|ull|il|ill|f|d)Atomic", base) or base.endswith("_impl"):
+        return False    # CUDA-internal implementations of atomicX / helpers
     if base.startswith(("operator", "__builtin")):
         return False
     if base.startswith("_") and not base.startswith("__"):
@@ -119,3 +123,16 @@ def interesting(name, kind):
     if kind == "namespace" and name.count("::") > 1:
         return False
     return True
+
+
+def cuda_tu(extra=()):
+    """The headers of the CUDA translation unit: CUDA_TU, then every covered
+    header (and any extra) that exists, so generator and verifier see the
+    same declarations."""
+    import hdrscan
+    hs = list(CUDA_TU)
+    for h in [h for f in FAMILIES for h in f["cuda"]] + list(extra):
+        if h not in hs and any(os.path.isfile(os.path.join(d, h)) for d in
+                               (hdrscan.CUDA_INC, os.path.join(hdrscan.CUDA_INC, "cccl"))):
+            hs.append(h)
+    return hs

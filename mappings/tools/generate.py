@@ -161,7 +161,7 @@ def main():
     ap.add_argument("--review", action="store_true", help="print fuzzy pairings for review")
     args = ap.parse_args()
 
-    cuda = hdrscan.scan(F.CUDA_TU, "cuda")
+    cuda = hdrscan.scan(F.cuda_tu(), "cuda")
     hip = hdrscan.scan(F.HIP_TU, "hip")
     fidx = fuzzy_index(hip)
 

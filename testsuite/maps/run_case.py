@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Run the map verifier on one test map and check its verdict.
+
+    run_case.py MAP EXPECTED_EXIT [REGEX ...]
+
+Every REGEX must match a line of the verifier's output.  Prints
+'1 passed, 0 failed' or '0 passed, 1 failed'.
+"""
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VERIFY = os.path.join(HERE, "..", "..", "mappings", "tools", "verify.py")
+
+
+def main():
+    mapfile, want_rc, patterns = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    if not os.path.isabs(mapfile):
+        mapfile = os.path.join(HERE, "cases", mapfile)
+    p = subprocess.run([sys.executable, VERIFY, "--maps", mapfile], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    problems = []
+    if p.returncode != want_rc:
+        problems.append("exit status %d, expected %d" % (p.returncode, want_rc))
+    for pat in patterns:
+        if not re.search(pat, p.stdout, re.M):
+            problems.append("no output line matches %r" % pat)
+    if problems:
+        sys.stdout.write(p.stdout)
+        for pr in problems:
+            print("FAIL %s: %s" % (os.path.basename(mapfile), pr))
+        print("0 passed, 1 failed")
+        return 1
+    print("PASS %s" % os.path.basename(mapfile))
+    print("1 passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
