@@ -19,8 +19,8 @@ namespace {
 /// node to the translator for its concern.
 class AstTranslator : public clang::RecursiveASTVisitor<AstTranslator> {
 public:
-  AstTranslator(SourceContext &Context, const std::string &CudaIncludeDir)
-      : Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context) {}
+  AstTranslator(SourceContext &Context, const std::string &CudaIncludeDir, clang::ASTContext &Ast)
+      : Ast(Ast), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context) {}
 
   bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
     Names.handleUse(E->getDecl(), E->getLocation());
@@ -42,7 +42,7 @@ public:
     return true;
   }
   bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *Launch) {
-    Launches.handle(Launch);
+    Launches.handle(Launch, Ast);
     return true;
   }
   bool VisitTypedefTypeLoc(clang::TypedefTypeLoc TL) {
@@ -68,6 +68,7 @@ public:
   }
 
 private:
+  clang::ASTContext &Ast;
   NameUseTranslator Names;
   KernelLaunchTranslator Launches;
   SymbolArgumentTranslator Symbols;
@@ -79,7 +80,7 @@ public:
       : Context(std::move(Context)), CudaIncludeDir(std::move(CudaIncludeDir)) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ast) override {
-    AstTranslator(*Context, CudaIncludeDir).TraverseAST(Ast);
+    AstTranslator(*Context, CudaIncludeDir, Ast).TraverseAST(Ast);
     clang::ast_matchers::MatchFinder Finder;
     auto Checks = makeWave64Checks(*Context);
     for (auto &Check : Checks)

@@ -4,6 +4,8 @@
 #include "lexical/LaunchRewrite.h"
 #include "lexical/RawTokens.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Lex/Lexer.h"
 
 namespace cu2dcu {
@@ -21,9 +23,41 @@ bool hasExplicitTemplateArgs(const clang::Expr *Callee) {
 
 bool isWritten(const clang::Expr *Arg) { return !llvm::isa<clang::CXXDefaultArgExpr>(Arg); }
 
+/// True when the launch is a whole expression statement (its value unused).
+bool standsAsStatement(const clang::Expr *Launch, clang::ASTContext &Ast) {
+  const clang::Stmt *Node = Launch;
+  while (true) {
+    auto Parents = Ast.getParents(*Node);
+    if (Parents.empty())
+      return false;
+    if (const auto *Cleanups = Parents[0].get<clang::ExprWithCleanups>()) {
+      Node = Cleanups;
+      continue;
+    }
+    const clang::Stmt *Parent = Parents[0].get<clang::Stmt>();
+    if (!Parent)
+      return false;
+    if (llvm::isa<clang::Expr>(Parent))
+      return false;
+    // In if/while/for/switch headers the launch is a condition, not a statement.
+    if (const auto *If = llvm::dyn_cast<clang::IfStmt>(Parent))
+      return If->getCond() != Node;
+    if (const auto *While = llvm::dyn_cast<clang::WhileStmt>(Parent))
+      return While->getCond() != Node;
+    if (const auto *Do = llvm::dyn_cast<clang::DoStmt>(Parent))
+      return Do->getCond() != Node;
+    if (const auto *For = llvm::dyn_cast<clang::ForStmt>(Parent))
+      return For->getCond() != Node && For->getInc() != Node;
+    if (llvm::isa<clang::ReturnStmt>(Parent) || llvm::isa<clang::SwitchStmt>(Parent))
+      return false;
+    return true;
+  }
+}
+
 } // namespace
 
-void KernelLaunchTranslator::handle(const clang::CUDAKernelCallExpr *Launch) {
+void KernelLaunchTranslator::handle(const clang::CUDAKernelCallExpr *Launch,
+                                    clang::ASTContext &Ast) {
   if (Context.options().KeepLaunchSyntax)
     return;
   const clang::CallExpr *Config = Launch->getConfig();
@@ -35,6 +69,13 @@ void KernelLaunchTranslator::handle(const clang::CUDAKernelCallExpr *Launch) {
   // A launch written inside a macro body is rewritten in the body's text.
   if (SM.isMacroBodyExpansion(OpenLoc) || SM.isMacroBodyExpansion(CloseLoc))
     return;
+  if (!standsAsStatement(Launch, Ast)) {
+    if (Context.resolve(OpenLoc))
+      Context.report(OpenLoc, check_ids::Launch, Severity::Note,
+                     "launch used inside an expression kept as <<<...>>> (hipcc accepts it; "
+                     "hipLaunchKernelGGL is a statement)");
+    return;
+  }
   auto Callee = Context.resolveRange(Launch->getCallee()->getSourceRange());
   auto Open = Context.resolve(OpenLoc);
   auto Close = Context.resolve(CloseLoc);

@@ -10,7 +10,9 @@ namespace cu2dcu {
 class KernelLaunchTranslator {
 public:
   explicit KernelLaunchTranslator(SourceContext &Context) : Context(Context) {}
-  void handle(const clang::CUDAKernelCallExpr *Launch);
+  /// Ast is needed to see where the launch stands: hipLaunchKernelGGL is a
+  /// statement macro, so a launch used inside an expression keeps <<<>>>.
+  void handle(const clang::CUDAKernelCallExpr *Launch, clang::ASTContext &Ast);
 
 private:
   SourceContext &Context;

@@ -40,6 +40,8 @@ RunStatistics computeStatistics(const RunResult &Run) {
   for (const Diagnostic &D : Run.Diagnostics) {
     ++S.FindingsByCheck[D.CheckId];
     ++(D.Level == Severity::Error ? S.Errors : D.Level == Severity::Warning ? S.Warnings : S.Notes);
+    if (D.CheckId == "CU2DCU-UNSUPPORTED")
+      ++S.UnsupportedUses;
   }
   return S;
 }

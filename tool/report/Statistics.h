@@ -17,6 +17,8 @@ struct RunStatistics {
   std::map<std::string, unsigned> RenamesByName;
   std::map<std::string, unsigned> FindingsByCheck;
   unsigned Errors = 0, Warnings = 0, Notes = 0;
+  /// Uses of CUDA APIs with no HIP equivalent (CU2DCU-UNSUPPORTED findings).
+  unsigned UnsupportedUses = 0;
 };
 
 RunStatistics computeStatistics(const RunResult &Run);

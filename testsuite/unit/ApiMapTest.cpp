@@ -1,0 +1,110 @@
+#include "mapping/ApiMap.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+using namespace cu2dcu;
+
+namespace {
+
+class ApiMapTest : public ::testing::Test {
+protected:
+  std::string write(const std::string &Name, const std::string &Text) {
+    std::string Path = ::testing::TempDir() + "/" + Name;
+    std::ofstream(Path) << Text;
+    return Path;
+  }
+  ApiMap Map;
+};
+
+TEST_F(ApiMapTest, LoadsEntriesWithEveryField) {
+  ASSERT_TRUE(Map.loadFile(write("ok.yaml", R"(family: runtime
+entries:
+  - {cuda: cudaMalloc, hip: hipMalloc, kind: function}
+  - {cuda: cudaMemcpyToSymbol, hip: hipMemcpyToSymbol, kind: function, symbol_arg: 0}
+  - {cuda: __shfl_sync, hip: __shfl_sync, kind: function, hip_since: "6.2", note: "64-bit mask"}
+  - {cuda: cudaFoo, kind: function, status: unsupported, reason: "no equivalent"}
+  - {cuda: cuda_runtime.h, hip: hip/hip_runtime.h, kind: header}
+)")));
+  EXPECT_FALSE(Map.hasErrors());
+  const ApiEntry *Malloc = Map.lookup("cudaMalloc");
+  ASSERT_NE(Malloc, nullptr);
+  EXPECT_EQ(Malloc->Hip, "hipMalloc");
+  EXPECT_EQ(Malloc->Family, "runtime");
+  EXPECT_TRUE(Malloc->isSupported());
+  EXPECT_EQ(*Map.lookup("cudaMemcpyToSymbol")->SymbolArg, 0u);
+  const ApiEntry *Shfl = Map.lookup("__shfl_sync");
+  ASSERT_TRUE(Shfl->HipSince.has_value());
+  EXPECT_EQ(Shfl->HipSince->str(), "6.2");
+  EXPECT_FALSE(Map.lookup("cudaFoo")->isSupported());
+  EXPECT_EQ(Map.lookup("cudaFoo")->Reason, "no equivalent");
+  // Headers live in their own table.
+  EXPECT_EQ(Map.lookup("cuda_runtime.h"), nullptr);
+  ASSERT_NE(Map.lookupHeader("cuda_runtime.h"), nullptr);
+  EXPECT_EQ(Map.lookupHeader("cuda_runtime.h")->Hip, "hip/hip_runtime.h");
+}
+
+TEST_F(ApiMapTest, SyntaxErrorReportsFileLineAndColumn) {
+  // yaml-cpp marks where it noticed the problem: the end of the open flow map.
+  std::string Path = write("broken.yaml", "family: runtime\nentries:\n  - {cuda: a, hip: b");
+  EXPECT_FALSE(Map.loadFile(Path));
+  ASSERT_EQ(Map.issues().size(), 1u);
+  EXPECT_EQ(Map.issues()[0].File, Path);
+  EXPECT_EQ(Map.issues()[0].Line, 3u);
+  EXPECT_GT(Map.issues()[0].Column, 0u);
+  EXPECT_TRUE(Map.hasErrors());
+}
+
+TEST_F(ApiMapTest, RejectsInvalidEntries) {
+  EXPECT_FALSE(Map.loadFile(write("bad.yaml", R"(family: runtime
+entries:
+  - {hip: hipX, kind: function}
+  - {cuda: cudaA, hip: hipA, kind: functor}
+  - {cuda: cudaB, kind: function, status: unsupported}
+  - {cuda: cudaC, kind: function}
+  - {cuda: cudaD, hip: hipD, kind: function, hip_since: "six"}
+  - {cuda: cudaE, hip: hipE, kind: function, colour: red}
+  - {cuda: cudaF, hip: hipF, kind: function}
+  - {cuda: cudaF, hip: hipG, kind: function}
+)")));
+  ASSERT_EQ(Map.issues().size(), 7u);
+  const unsigned ExpectedLines[] = {3, 4, 5, 6, 7, 8, 10};
+  for (size_t I = 0; I < 7; ++I)
+    EXPECT_EQ(Map.issues()[I].Line, ExpectedLines[I]) << Map.issues()[I].Message;
+  EXPECT_NE(Map.issues()[6].Message.find("duplicate"), std::string::npos);
+  EXPECT_EQ(Map.lookup("cudaF")->Hip, "hipF");
+}
+
+TEST_F(ApiMapTest, LaterFileOverridesWithNote) {
+  ASSERT_TRUE(Map.loadFile(write("base.yaml", "family: runtime\nentries:\n"
+                                              "  - {cuda: cudaMalloc, hip: hipMalloc, kind: function}\n")));
+  ASSERT_TRUE(Map.loadFile(write("user.yaml", "family: user\nentries:\n"
+                                              "  - {cuda: cudaMalloc, hip: myMalloc, kind: function}\n")));
+  EXPECT_FALSE(Map.hasErrors());
+  EXPECT_EQ(Map.lookup("cudaMalloc")->Hip, "myMalloc");
+  EXPECT_EQ(Map.lookup("cudaMalloc")->Family, "user");
+  ASSERT_EQ(Map.issues().size(), 1u);
+  EXPECT_FALSE(Map.issues()[0].IsError);
+  EXPECT_NE(Map.issues()[0].Message.find("overrides"), std::string::npos);
+}
+
+TEST_F(ApiMapTest, MissingFileIsAnError) {
+  EXPECT_FALSE(Map.loadFile(::testing::TempDir() + "/does-not-exist.yaml"));
+  EXPECT_TRUE(Map.hasErrors());
+}
+
+TEST(HipVersionTest, ParsesAndOrders) {
+  EXPECT_FALSE(HipVersion::parse("6").has_value());
+  EXPECT_FALSE(HipVersion::parse("6.x").has_value());
+  EXPECT_FALSE(HipVersion::parse("6.2.1").has_value());
+  auto A = HipVersion::parse("5.2"), B = HipVersion::parse("6.2"), C = HipVersion::parse("6.10");
+  ASSERT_TRUE(A && B && C);
+  EXPECT_TRUE(*A < *B);
+  EXPECT_TRUE(*B < *C);
+  EXPECT_FALSE(*B < *A);
+}
+
+} // namespace

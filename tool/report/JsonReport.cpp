@@ -1,0 +1,146 @@
+// --json: one document per run; its schema is docs/report.schema.json and
+// docs/reports.md explains it. Bump FormatVersion on incompatible changes.
+#include "report/CheckCatalog.h"
+#include "report/Reports.h"
+
+#include <map>
+
+namespace cu2dcu {
+
+namespace {
+
+constexpr int FormatVersion = 1;
+
+llvm::json::Object countsOf(const std::map<std::string, unsigned> &Counts) {
+  llvm::json::Object O;
+  for (const auto &[Name, Count] : Counts)
+    O[Name] = Count;
+  return O;
+}
+
+} // namespace
+
+llvm::json::Value buildJsonReport(const ReportContext &C) {
+  const RunResult &Run = *C.Run;
+  const RunStatistics &S = *C.Stats;
+  const FindingStates &States = *C.States;
+
+  std::map<std::string, const FileReport *> ByDisplay;
+  std::map<std::string, unsigned> FindingsPerFile;
+  for (const FileReport &F : Run.Files)
+    ByDisplay[F.Input.Display] = &F;
+  for (const Diagnostic &D : Run.Diagnostics)
+    ++FindingsPerFile[D.File];
+
+  llvm::json::Array Files;
+  for (const FileReport &F : Run.Files) {
+    llvm::json::Object O{{"path", F.Input.Display},
+                         {"status", fileStatusName(F.Status)},
+                         {"action", F.Input.Action == FileAction::Translate ? "translate" : "copy"},
+                         {"header", F.Input.IsHeader},
+                         {"parseMode", parseModeName(F.Mode)},
+                         {"linesChanged", F.LinesChanged},
+                         {"edits", static_cast<int64_t>(F.Applied.size())},
+                         {"findings", FindingsPerFile[F.Input.Display]}};
+    O["reason"] = F.ModeReason.empty() ? llvm::json::Value(nullptr) : F.ModeReason;
+    Files.push_back(std::move(O));
+  }
+
+  llvm::json::Array Diagnostics;
+  for (size_t I = 0; I < Run.Diagnostics.size(); ++I) {
+    const Diagnostic &D = Run.Diagnostics[I];
+    llvm::json::Array Fixes;
+    auto It = ByDisplay.find(D.File);
+    for (const FixIt &Fix : D.Fixes) {
+      llvm::json::Object FO{{"offset", Fix.Offset},
+                            {"length", Fix.Length},
+                            {"replacement", Fix.Replacement},
+                            {"description", Fix.Description},
+                            {"applied", Fix.Applied}};
+      if (It != ByDisplay.end()) {
+        auto [Line, Column] = lineColumnOf(It->second->Original, Fix.Offset);
+        FO["line"] = Line;
+        FO["column"] = Column;
+      }
+      Fixes.push_back(std::move(FO));
+    }
+    llvm::json::Object O{{"id", D.CheckId},
+                         {"severity", severityName(D.Level)},
+                         {"file", D.File},
+                         {"line", D.Line},
+                         {"column", D.Column},
+                         {"offset", D.Offset},
+                         {"message", D.Message},
+                         {"fixes", std::move(Fixes)},
+                         {"fingerprint", States.Fingerprints[I]},
+                         {"helpUri", helpUri(C.DocsBase, D.CheckId)}};
+    O["baseline"] = !States.HasBaseline ? llvm::json::Value(nullptr)
+                                        : States.Baselined[I] ? "unchanged" : "new";
+    Diagnostics.push_back(std::move(O));
+  }
+
+  llvm::json::Object Checks;
+  for (const auto &[Id, Count] : S.FindingsByCheck) {
+    CheckInfo Info = describeCheck(Id);
+    Checks[Id] = llvm::json::Object{{"count", Count},
+                                    {"description", Info.ShortDescription},
+                                    {"helpUri", helpUri(C.DocsBase, Id)}};
+  }
+
+  llvm::json::Object Statistics{
+      {"files", llvm::json::Object{{"total", static_cast<int64_t>(Run.Files.size())},
+                                   {"translated", S.Translated},
+                                   {"unchanged", S.Unchanged},
+                                   {"copied", S.Copied},
+                                   {"failed", S.Failed}}},
+      {"parsed", llvm::json::Object{{"ast", S.AstFiles}, {"lexical", S.LexicalFiles}}},
+      {"apiRenames", S.ApiRenames},
+      {"apiRenamesByFamily", countsOf(S.RenamesByFamily)},
+      {"apiRenamesByName", countsOf(S.RenamesByName)},
+      {"launchesRewritten", S.Launches},
+      {"includesRewritten", S.Includes},
+      {"symbolArgumentsRewritten", S.Symbols},
+      {"unsupportedUses", S.UnsupportedUses},
+      {"linesChanged", S.LinesChanged},
+      {"findings", llvm::json::Object{{"error", S.Errors},
+                                      {"warning", S.Warnings},
+                                      {"note", S.Notes},
+                                      {"baselined", States.BaselinedCount},
+                                      {"new", static_cast<int64_t>(Run.Diagnostics.size()) -
+                                                  States.BaselinedCount},
+                                      {"staleBaselineEntries", States.StaleEntries}}},
+      {"findingsByCheck", std::move(Checks)},
+      {"seconds", Run.Seconds}};
+
+  llvm::json::Array Arguments;
+  for (const std::string &A : C.Arguments)
+    Arguments.push_back(A);
+  llvm::json::Array Reasons;
+  for (const std::string &R : C.Gate->Reasons)
+    Reasons.push_back(R);
+
+  return llvm::json::Object{
+      {"format", "cu2dcu-report"},
+      {"formatVersion", FormatVersion},
+      {"tool", llvm::json::Object{{"name", "cu2dcu"},
+                                  {"version", C.ToolVersion},
+                                  {"llvmVersion", C.LlvmVersion}}},
+      {"run", llvm::json::Object{{"inputRoot", C.InputRoot},
+                                 {"output", C.OutputPath.empty() ? llvm::json::Value(nullptr)
+                                                                 : C.OutputPath},
+                                 {"arguments", std::move(Arguments)},
+                                 {"options", llvm::json::Object(C.Options)},
+                                 {"docsBase", C.DocsBase}}},
+      {"gate", llvm::json::Object{
+                   {"failOn", failThresholdName(C.Gate->FailOn)},
+                   {"maxWarnings", C.Gate->MaxWarnings ? llvm::json::Value(*C.Gate->MaxWarnings)
+                                                       : llvm::json::Value(nullptr)},
+                   {"baseline", States.HasBaseline},
+                   {"failed", C.Gate->Failed},
+                   {"reasons", std::move(Reasons)}}},
+      {"files", std::move(Files)},
+      {"diagnostics", std::move(Diagnostics)},
+      {"statistics", std::move(Statistics)}};
+}
+
+} // namespace cu2dcu
