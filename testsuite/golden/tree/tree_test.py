@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""End-to-end test of a small tree: mirroring, copying, header translation,
+compile_commands.json (-p), -j determinism and input-error exit codes.
+
+  tree_test.py --tool build/tool/main/cu2dcu --src testsuite/golden/tree/src
+"""
+import argparse, filecmp, json, os, shutil, subprocess, sys, tempfile
+
+failures = []
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+def read(p):
+    with open(p, "rb") as f:
+        return f.read()
+
+def files_under(root):
+    out = []
+    for d, _, fs in os.walk(root):
+        out += [os.path.relpath(os.path.join(d, f), root) for f in fs]
+    return sorted(out)
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--src", required=True)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "src")
+        shutil.copytree(a.src, src)
+        before = {f: read(os.path.join(src, f)) for f in files_under(src)}
+
+        out1 = os.path.join(tmp, "out1")
+        p = run([a.tool, src, "-o", out1, "-j", "1"])
+        check(p.returncode == 0, "tree translation exit %d: %s" % (p.returncode, p.stderr))
+        check(files_under(out1) == files_under(src), "output does not mirror the input tree")
+        for f in ["docs/NOTES.txt", "docs/logo.png", "include/plain.h"]:
+            check(read(os.path.join(out1, f)) == before[f], f + " not copied byte for byte")
+        main_cu = read(os.path.join(out1, "main.cu")).decode()
+        check("hipLaunchKernelGGL(add, 1, 64, 0, 0, a, b);" in main_cu, "launch in main.cu")
+        check("hipMalloc(&a" in main_cu and "cudaMalloc" not in main_cu, "API calls in main.cu")
+        common = read(os.path.join(out1, "include/common.cuh")).decode()
+        check("#include <hip/hip_runtime.h>" in common and "hipError_t status = hipGetLastError();" in common,
+              "included header translated through the including file")
+        unused = read(os.path.join(out1, "include/unused.cuh")).decode()
+        check("inline hipError_t resetDevice() { return hipDeviceReset(); }" in unused,
+              "header included by no source translated on its own")
+        host = read(os.path.join(out1, "host.cpp")).decode()
+        check("hipGetDeviceCount(&n);" in host, "host .cpp translated")
+        check("7 files" in p.stderr and "4 translated, 1 unchanged, 2 copied, 0 failed" in p.stderr,
+              "summary counts: " + p.stderr)
+        check({f: read(os.path.join(src, f)) for f in files_under(src)} == before, "input modified")
+
+        out2 = os.path.join(tmp, "out2")
+        p = run([a.tool, src, "-o", out2, "-j", "2", "--quiet"])
+        check(p.returncode == 0, "-j 2 run failed")
+        cmp = filecmp.dircmp(out1, out2)
+        check(not cmp.diff_files and not cmp.left_only and not cmp.right_only,
+              "-j 1 and -j 2 outputs differ")
+
+        # compile_commands.json: flags from the database reach the parser.
+        build = os.path.join(tmp, "build")
+        os.makedirs(build)
+        with open(os.path.join(build, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": src, "file": os.path.join(src, "main.cu"),
+                        "command": "nvcc -DUSE_DOUBLE -arch=sm_90 -c main.cu -o main.o"}], f)
+        out3 = os.path.join(tmp, "out3")
+        p = run([a.tool, "-p", build, "-o", out3])
+        check(p.returncode == 0, "-p run failed: " + p.stderr)
+        check(os.path.exists(os.path.join(out3, "main.cu")), "-p output missing main.cu")
+
+        # Input errors: exit 2, nothing written.
+        p = run([a.tool, src, "-o", os.path.join(src, "out")])
+        check(p.returncode == 2 and "inside the input" in p.stderr, "output inside input not refused")
+        check(not os.path.exists(os.path.join(src, "out")), "output created inside the input")
+        p = run([a.tool, os.path.join(tmp, "missing"), "-o", os.path.join(tmp, "o4")])
+        check(p.returncode == 2 and "does not exist" in p.stderr, "missing input not refused")
+        p = run([a.tool, src])
+        check(p.returncode == 2 and "no output" in p.stderr, "missing -o not refused")
+        p = run([a.tool, "--hip-version", "six", src, "--dry-run"])
+        check(p.returncode == 2, "bad --hip-version not refused")
+        p = run([a.tool, "--version"])
+        check(p.returncode == 0 and "cu2dcu" in p.stdout, "--version")
+        p = run([a.tool, os.path.join(src, "main.cu"), "--diff"])
+        check(p.returncode == 0 and "+  hipLaunchKernelGGL(add, 1, 64, 0, 0, a, b);" in p.stdout
+              and "-  add<<<1, 64>>>(a, b);" in p.stdout, "--diff output")
+    for f in failures:
+        print("FAIL:", f)
+    if not failures:
+        print("PASS tree")
+    return 1 if failures else 0
+
+if __name__ == "__main__":
+    sys.exit(main())
