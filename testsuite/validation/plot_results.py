@@ -14,6 +14,7 @@ import os
 import sys
 
 COLORS = {"cuda": "#76b900", "hip": "#ed1c24", "translated": "#1f77b4"}
+STYLES = {"cuda": ("o", "-"), "hip": ("s", "--"), "translated": ("^", ":")}
 
 
 def main():
@@ -63,7 +64,8 @@ def main():
         for v in variants:
             pts = [(r["stride"], r["variants"][v]["rate"]) for r in rows if v in r["variants"]]
             if pts:
-                ax.plot(*zip(*pts), marker="o", label=v, color=COLORS.get(v))
+                mk, ls = STYLES.get(v, ("o", "-"))
+                ax.plot(*zip(*pts), marker=mk, ls=ls, mfc="none", label=v, color=COLORS.get(v))
         lim = next((r["variants"].get("cuda", {}).get("rate") for r in rep["rows"]
                     if r["program"] == "vector_add" and r["kernel"] == "memcpy_d2d"), None)
         if lim:

@@ -185,7 +185,6 @@ fi
 echo "== report"
 python3 "$HERE/report.py" --results "$RES" --out "$OUT" $STRICT > "$LOGS/report.log" 2>&1
 rep_rc=$?
-cat "$OUT/report.md" 2>/dev/null || cat "$LOGS/report.log"
-tail -n 3 "$LOGS/report.log"
+cat "$LOGS/report.log"
 echo "run_gpu.sh: build_fail=$build_fail run_fail=$run_fail report_rc=$rep_rc; results in $OUT"
 [ $build_fail = 0 ] && [ $run_fail = 0 ] && [ $rep_rc = 0 ]
