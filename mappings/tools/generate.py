@@ -32,7 +32,8 @@ def norm(s):
 
 
 def strip_ver(name):
-    return re.sub(r"_v[0-9]+$", "", name)
+    """cuMemAlloc_v2 -> cuMemAlloc; cublasSaxpy_v2_64 -> cublasSaxpy_64."""
+    return re.sub(r"_v[0-9]+(_64)?$", r"\1", name)
 
 
 # ---------------------------------------------------------------- candidates
@@ -64,7 +65,9 @@ def driver_candidates(n, kind):
     c = []
     if b.startswith("cu") and not b.startswith("cuda"):
         rest = b[2:]
-        c += ["hip" + rest, "hipDrv" + rest, "hipModule" + rest]
+        # the driver-flavoured HIP spellings first: hipDrvMemcpy3D takes the
+        # driver's struct, hipModuleLaunchKernel a hipFunction_t
+        c += ["hipDrv" + rest, "hipModule" + rest, "hip" + rest]
     if b.startswith("CU") and not b.startswith(("CU_", "CUDA_")):
         rest = b[2:]
         c += ["hip" + rest[:1].upper() + rest[1:], "hip" + rest[:1].upper() + rest[1:] + "_t",
@@ -97,9 +100,10 @@ CANDIDATES = {
     "complex": prefix_candidates([("make_cu", "make_hip"), ("cu", "hip")]),
     "cublas": prefix_candidates([("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_")]),
     "cufft": prefix_candidates([("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")]),
-    "curand": prefix_candidates([("curand", "hiprand"), ("CURAND_", "HIPRAND_")]),
+    "curand": lambda n, k: prefix_candidates([("curand", "hiprand"), ("CURAND_", "HIPRAND_")])(n, k) + [n],
     "cusparse": prefix_candidates([("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_")]),
-    "cusolver": prefix_candidates([("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_")]),
+    "cusolver": prefix_candidates([("cusolver", "hipsolver"), ("CUSOLVERRF_", "HIPSOLVERRF_"),
+                                   ("CUSOLVERDN_", "HIPSOLVERDN_"), ("CUSOLVER_", "HIPSOLVER_")]),
     "cudnn": lambda n, k: [],
     "nccl": lambda n, k: [n],
 }
@@ -195,12 +199,15 @@ def main():
                 e["hip"] = hipname
             else:
                 e["status"] = "unsupported"
-                e["reason"] = manual.default_reason(fid, name, kind)
+                e["reason"] = manual.default_reason(fid, name, kind, verified)
             manual.refine(fid, e, hip)
             entries[name] = e
         for name, over in extra.get(fid, {}).items():
             entries.setdefault(name, dict(over, cuda=name))
         for name, over in rules.items():
+            if name not in entries and "kind" not in over:
+                print("warning: %s rule for undeclared %s ignored" % (fid, name), file=sys.stderr)
+                continue
             if over is None:
                 entries.pop(name, None)
                 continue

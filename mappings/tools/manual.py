@@ -40,9 +40,26 @@ CUPTI_SINCE = _cupti_since()
 NOT_IN_52 = "not declared in the HIP 5.2 headers; no later HIP version with an equivalent is recorded"
 
 
-def default_reason(fam, name, kind):
+LIB_PREFIX = {"cublas": ("cublas", "CUBLAS_"), "cufft": ("cufft", "CUFFT_"),
+              "curand": ("curand", "CURAND_", "skipahead"),
+              "cusparse": ("cusparse", "CUSPARSE_"),
+              "cusolver": ("cusolver", "CUSOLVER", "csrqr", "gesvdj", "syevj", "cudaLibMg", "CUDALIBMG", "CUBLAS_"),
+              "nccl": ("nccl", "NCCL")}
+LIB_NAME = {"cublas": "hipBLAS", "cufft": "hipFFT", "curand": "hipRAND", "cusparse": "hipSPARSE",
+            "cusolver": "hipSOLVER", "nccl": "RCCL"}
+
+
+def default_reason(fam, name, kind, verified=True):
     if fam == "cudnn":
-        return "cuDNN call with no one-to-one MIOpen equivalent; port by hand to the MIOpen API (miopen/miopen.h)"
+        return ("cuDNN call with no one-to-one MIOpen equivalent; port by hand to the "
+                "MIOpen API (miopen/miopen.h)")
+    if fam in LIB_PREFIX and not name.startswith(LIB_PREFIX[fam]):
+        return ("implementation detail of the CUDA library headers, not documented API; "
+                "no %s counterpart." % LIB_NAME[fam])
+    if fam == "curand" and kind == "macro":
+        return "implementation constant of the cuRAND headers; no hipRAND counterpart."
+    if not verified:
+        return "no %s counterpart known to cu2dcu." % LIB_NAME.get(fam, "HIP")
     return NOT_IN_52 + "."
 
 
@@ -59,6 +76,19 @@ def refine(fam, e, hip):
     n = e["cuda"]
     if fam == "fp16":
         _fp16_refine(e, hip)
+    if fam == "curand" and e.get("status") == "unsupported" and (
+            n.startswith(("__", "curand_box_muller", "curand_MRG", "curnand_", "curand__",
+                          "curand_M2", "curand_poisson_", "curand_binary", "curand_mtgp32_single",
+                          "curand_Philox4x32_10", "curand_MRG32k3a")) or
+            n in ("mulhilo32", "para_rec", "Philox_State_Incr", "Philox_State_Incr_hi",
+                  "temper", "temper_single") or n.startswith(("mrg32k3a", "precalc_", "normal_args",
+                                                               "mtgp32_"))):
+        e["reason"] = ("implementation detail of curand_kernel.h, not documented API; "
+                       "no hipRAND counterpart.")
+    if fam == "cublas":
+        _cublas_refine(e)
+    if fam == "cusolver":
+        _cusolver_refine(e)
     if fam == "device" and n.startswith("CUDART_") and e.get("status") == "unsupported":
         e["reason"] = MATH_CONST_REASON
     if fam == "device" and n in WARP_SYNC:
@@ -363,3 +393,205 @@ for _f in ["cudnn_adv.h", "cudnn_backend.h", "cudnn_cnn.h", "cudnn_graph.h", "cu
            "cudnn_version.h"]:
     HEADERS[_f] = H("miopen/miopen.h", note="only the one-to-one calls in cudnn.yaml are translated")
 RULES["headers"] = HEADERS
+
+
+# ------------------------------------------------------------------- driver
+ARGS_DIFFER = "argument lists differ from the CUDA driver call; "
+DRIVER = {
+    "cuMemAlloc_v2": S("hipMalloc"), "cuMemAlloc": S("hipMalloc"),
+    "cuMemFree_v2": S("hipFree"), "cuMemFree": S("hipFree"),
+    "cuMemFreeHost": S("hipHostFree"),
+    "cuMemHostAlloc": S("hipHostMalloc"),
+    "cuMemHostGetDevicePointer_v2": S("hipHostGetDevicePointer"),
+    "cuMemHostGetDevicePointer": S("hipHostGetDevicePointer"),
+    "cuMemHostRegister_v2": S("hipHostRegister"), "cuMemHostRegister": S("hipHostRegister"),
+    "cuMemHostUnregister": S("hipHostUnregister"),
+    "cuMemHostGetFlags": S("hipHostGetFlags"),
+    "cuMemAllocManaged": S("hipMallocManaged"),
+    "cuMemAllocAsync": S("hipMallocAsync"),
+    "cuMemFreeAsync": S("hipFreeAsync"),
+    "cuMemAllocFromPoolAsync": S("hipMallocFromPoolAsync"),
+    "cuDeviceGetCount": S("hipGetDeviceCount"),
+    "cuCtxGetStreamPriorityRange": S("hipDeviceGetStreamPriorityRange"),
+    "cuCtxGetLimit": S("hipDeviceGetLimit", note="HIP limits are per device, not per context"),
+    "cuStreamCreate": S("hipStreamCreateWithFlags", note="cuStreamCreate(&s, flags) has the arguments of hipStreamCreateWithFlags"),
+    "cuEventCreate": S("hipEventCreateWithFlags", note="cuEventCreate(&e, flags) has the arguments of hipEventCreateWithFlags"),
+    "cuLaunchKernel": S("hipModuleLaunchKernel"),
+    "cuMemcpy2D_v2": S("hipMemcpyParam2D"), "cuMemcpy2D": S("hipMemcpyParam2D"),
+    "cuMemcpy2DAsync_v2": S("hipMemcpyParam2DAsync"), "cuMemcpy2DAsync": S("hipMemcpyParam2DAsync"),
+    "cuMemcpy": U(ARGS_DIFFER + "write hipMemcpy(dst, src, n, hipMemcpyDefault)."),
+    "cuMemcpyAsync": U(ARGS_DIFFER + "write hipMemcpyAsync(dst, src, n, hipMemcpyDefault, stream)."),
+    "cuGetErrorString": U(ARGS_DIFFER + "CUDA returns the string through a pointer argument; "
+                          "use hipGetErrorString(err), which returns it (hipDrvGetErrorString is not in HIP 5.2)."),
+    "cuGetErrorName": U(ARGS_DIFFER + "CUDA returns the name through a pointer argument; "
+                        "use hipGetErrorName(err), which returns it."),
+    "cuLaunchCooperativeKernel": U(ARGS_DIFFER + "HIP 5.2 launches cooperative kernels only through the "
+                                   "runtime call hipLaunchCooperativeKernel(const void* f, dim3, dim3, void**, shmem, stream)."),
+    "cuLaunchCooperativeKernelMultiDevice": U("deprecated in CUDA; HIP's multi-device cooperative launch takes runtime launch parameters, port by hand."),
+    "cuFuncSetAttribute": U(ARGS_DIFFER + "hipFuncSetAttribute takes a kernel function pointer, not a hipFunction_t; not available for module functions in HIP 5.2."),
+    "cuFuncSetCacheConfig": U(ARGS_DIFFER + "hipFuncSetCacheConfig takes a kernel function pointer, not a hipFunction_t."),
+    "cuFuncSetSharedMemConfig": U(ARGS_DIFFER + "hipFuncSetSharedMemConfig takes a kernel function pointer, not a hipFunction_t."),
+    "cuCtxCreate_v4": U(ARGS_DIFFER + "CUDA 13's cuCtxCreate takes a CUctxCreateParams*; use hipCtxCreate(&ctx, flags, dev) (deprecated in HIP)."),
+    "cuCtxGetDevice_v2": U(ARGS_DIFFER + "the CUDA 13 form takes a context; hipCtxGetDevice only queries the current one."),
+    "cuCtxSynchronize_v2": U(ARGS_DIFFER + "the CUDA 13 form takes a context; use hipCtxSynchronize() on the current one."),
+    "cuOccupancyMaxPotentialBlockSize": U(ARGS_DIFFER + "use hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, f, dynSmem, blockLimit) (no size callback)."),
+    "cuOccupancyMaxPotentialBlockSizeWithFlags": U(ARGS_DIFFER + "use hipModuleOccupancyMaxPotentialBlockSizeWithFlags (no size callback)."),
+    "cuMemAdvise_v2": S("hipMemAdvise", note="CUDA 13 takes a CUmemLocation; HIP takes a device ordinal"),
+    "cuMemPrefetchAsync_v2": S("hipMemPrefetchAsync", note="CUDA 13 takes a CUmemLocation and flags; HIP takes a device ordinal"),
+    "cuCtxSetLimit": U("hipDeviceSetLimit is not in HIP 5.2; later HIP version not recorded."),
+    "cuDeviceGetProperties": U("deprecated CUdevprop query; use hipGetDeviceProperties."),
+    "cuCtxAttach": U("deprecated in CUDA, no HIP equivalent; use hipCtxGetCurrent."),
+    "cuCtxDetach": U("deprecated in CUDA, no HIP equivalent; use hipCtxDestroy."),
+}
+for _n in ["cuGraphAddDependencies_v2", "cuGraphRemoveDependencies_v2", "cuGraphGetEdges_v2",
+           "cuGraphNodeGetDependencies_v2", "cuGraphNodeGetDependentNodes_v2"]:
+    DRIVER[_n] = {"note": "the CUDA 12.3+ form has an extra edge-data argument that HIP does not take; drop it (it must be NULL)"}
+for _n in ["cuLaunch", "cuLaunchGrid", "cuLaunchGridAsync", "cuParamSetf", "cuParamSeti",
+           "cuParamSetSize", "cuParamSetTexRef", "cuParamSetv", "cuFuncSetBlockShape",
+           "cuFuncSetSharedSize"]:
+    DRIVER[_n] = U("deprecated pre-CUDA-4 launch API; use hipModuleLaunchKernel.")
+RULES["driver"] = DRIVER
+
+
+# ---------------------------------------------------------------- libraries
+BLAS_L1 = ("amax", "amin", "asum", "axpy", "copy", "dot", "dotc", "dotu", "nrm2", "rot",
+           "rotg", "rotm", "rotmg", "scal", "swap")
+HIPBLAS_61 = ("hipBLAS 2.1.0 (ROCm 6.1.0) release notes: level-1 ILP64 (_64) API and "
+              "hipblasGet/SetMathMode; earlier versions do not have them.")
+CUBLAS_NONE = {
+    "cublasGetCudartVersion": "no hipBLAS equivalent; use hipRuntimeGetVersion.",
+    "cublasSetWorkspace": "hipBLAS manages its workspace itself (hipblasSetWorkspace is later than HIP 5.2, version not recorded); remove the call.",
+    "cublasLoggerConfigure": "cuBLAS logging has no hipBLAS equivalent (rocBLAS uses ROCBLAS_LAYER); remove the call.",
+    "cublasSetLoggerCallback": "cuBLAS logging has no hipBLAS equivalent; remove the call.",
+    "cublasGetLoggerCallback": "cuBLAS logging has no hipBLAS equivalent; remove the call.",
+    "cublasSetSmCountTarget": "no hipBLAS equivalent; remove the call.",
+    "cublasGetSmCountTarget": "no hipBLAS equivalent; remove the call.",
+    "cublasMigrateComputeType": "no hipBLAS equivalent.",
+    "cublasXerbla": "no hipBLAS equivalent.",
+    "cublasUint8gemmBias": "no hipBLAS equivalent.",
+    "cublasGetStatusName": "no hipBLAS equivalent; hipblasStatusToString gives the description.",
+}
+
+
+def _cublas_refine(e):
+    n = re.sub(r"_v2(_64)?$", r"\1", e["cuda"])
+    if n in CUBLAS_NONE or re.sub(r"_64$", "", n) in CUBLAS_NONE:
+        e.pop("hip", None)
+        e["status"] = "unsupported"
+        e["reason"] = CUBLAS_NONE.get(n) or CUBLAS_NONE[re.sub(r"_64$", "", n)]
+        return
+    if n == "cublasGetStatusString":
+        e["hip"] = "hipblasStatusToString"
+        return
+    if n in ("cublasGetMathMode", "cublasSetMathMode"):
+        e["hip_since"] = "6.1"
+        e["note"] = HIPBLAS_61
+        return
+    if re.search(r"(Emulation|GroupedBatched|gemm3m|Cgemm3m|Zgemm3m|Cgemm3mEx|SgemmEx|CgemmEx|"
+                 r"Cherk3mEx|CherkEx|Csyrk3mEx|CsyrkEx)", n) and \
+            e.get("status") != "unsupported":
+        e.pop("hip", None)
+        e["status"] = "unsupported"
+        e["reason"] = "no hipBLAS equivalent known to cu2dcu; use hipblasGemmEx (or the plain typed call)."
+        return
+    if n.endswith("_64") and e.get("hip"):
+        base = re.sub(r"ex$", "", n[len("cublas"):-3].lower())
+        if base.endswith(BLAS_L1):
+            e["hip_since"] = "6.1"
+            e["note"] = HIPBLAS_61
+        else:
+            e.pop("hip", None)
+            e["status"] = "unsupported"
+            e["reason"] = ("ILP64 (_64) level-2/3 hipBLAS API is not in HIP 5.2-era hipBLAS; "
+                           "later version not recorded. Use the 32-bit call.")
+
+
+RF_NOTE = ("hipsolverRf is documented from the ROCm 5.7 hipSOLVER docs on "
+           "(rocm.docs.amd.com/projects/hipSOLVER/en/docs-5.7.0); earlier versions not checked.")
+
+
+def _cusolver_refine(e):
+    n = e["cuda"]
+    if n.startswith(("cusolverSp", "CUSOLVERSP")) or n in ("csrqrInfo", "csrqrInfo_t"):
+        e.pop("hip", None)
+        e["status"] = "unsupported"
+        e["reason"] = ("cusolverSp: hipSOLVER's sparse compatibility API is partial and not in "
+                       "HIP 5.2-era ROCm; later version not recorded. Port by hand (rocSOLVER/hipSPARSE).")
+    elif n.startswith(("cusolverMg", "CUSOLVERMG", "cudaLibMg", "CUDALIBMG")):
+        e.pop("hip", None)
+        e["status"] = "unsupported"
+        e["reason"] = "multi-GPU cuSOLVER (cusolverMg) has no hipSOLVER equivalent."
+    elif n.startswith(("cusolverRf", "CUSOLVERRF")) and e.get("hip"):
+        e["hip_since"] = "5.7"
+        e["note"] = RF_NOTE
+    elif n in ("gesvdjInfo", "gesvdjInfo_t", "syevjInfo", "syevjInfo_t"):
+        e.pop("status", None)
+        e.pop("reason", None)
+        e["hip"] = {"gesvdjInfo": "hipsolverGesvdjInfo", "gesvdjInfo_t": "hipsolverGesvdjInfo_t",
+                    "syevjInfo": "hipsolverSyevjInfo", "syevjInfo_t": "hipsolverSyevjInfo_t"}[n]
+
+
+# cuDNN -> MIOpen: only calls whose argument lists correspond one to one.
+MIO = {
+    "cudnnCreate": "miopenCreate", "cudnnDestroy": "miopenDestroy",
+    "cudnnSetStream": "miopenSetStream", "cudnnGetStream": "miopenGetStream",
+    "cudnnGetErrorString": "miopenGetErrorString",
+    "cudnnHandle_t": "miopenHandle_t", "cudnnStatus_t": "miopenStatus_t",
+    "cudnnDataType_t": "miopenDataType_t",
+    "CUDNN_STATUS_SUCCESS": "miopenStatusSuccess",
+    "CUDNN_STATUS_NOT_INITIALIZED": "miopenStatusNotInitialized",
+    "CUDNN_STATUS_ALLOC_FAILED": "miopenStatusAllocFailed",
+    "CUDNN_STATUS_BAD_PARAM": "miopenStatusBadParm",
+    "CUDNN_STATUS_INTERNAL_ERROR": "miopenStatusInternalError",
+    "CUDNN_STATUS_NOT_SUPPORTED": "miopenStatusUnsupportedOp",
+    "CUDNN_DATA_FLOAT": "miopenFloat", "CUDNN_DATA_HALF": "miopenHalf",
+    "CUDNN_DATA_INT8": "miopenInt8", "CUDNN_DATA_INT32": "miopenInt32",
+    "CUDNN_DATA_BFLOAT16": "miopenBFloat16",
+}
+for _d in ["Tensor", "Convolution", "Activation", "Pooling", "LRN", "Dropout", "RNN",
+           "CTCLoss", "ReduceTensor"]:
+    MIO["cudnn%sDescriptor_t" % _d] = "miopen%sDescriptor_t" % _d
+    MIO["cudnnCreate%sDescriptor" % _d] = "miopenCreate%sDescriptor" % _d
+    MIO["cudnnDestroy%sDescriptor" % _d] = "miopenDestroy%sDescriptor" % _d
+MIO_ALT = {
+    "cudnnSetTensor4dDescriptor": "miopenSet4dTensorDescriptor (no format argument: NCHW only)",
+    "cudnnSetTensorNdDescriptor": "miopenSetTensorDescriptor",
+    "cudnnGetTensor4dDescriptor": "miopenGet4dTensorDescriptor",
+    "cudnnSetConvolution2dDescriptor": "miopenInitConvolutionDescriptor",
+    "cudnnSetConvolutionNdDescriptor": "miopenInitConvolutionNdDescriptor",
+    "cudnnConvolutionForward": "miopenConvolutionForward (algorithm from miopenFindConvolutionForwardAlgorithm, explicit workspace)",
+    "cudnnConvolutionBackwardData": "miopenConvolutionBackwardData",
+    "cudnnConvolutionBackwardFilter": "miopenConvolutionBackwardWeights",
+    "cudnnConvolutionBackwardBias": "miopenConvolutionBackwardBias",
+    "cudnnFindConvolutionForwardAlgorithm": "miopenFindConvolutionForwardAlgorithm",
+    "cudnnGetConvolutionForwardWorkspaceSize": "miopenConvolutionForwardGetWorkSpaceSize",
+    "cudnnSetActivationDescriptor": "miopenSetActivationDescriptor",
+    "cudnnActivationForward": "miopenActivationForward",
+    "cudnnActivationBackward": "miopenActivationBackward",
+    "cudnnSetPooling2dDescriptor": "miopenSet2dPoolingDescriptor",
+    "cudnnPoolingForward": "miopenPoolingForward (extra workspace arguments)",
+    "cudnnPoolingBackward": "miopenPoolingBackward",
+    "cudnnSoftmaxForward": "miopenSoftmaxForward_V2",
+    "cudnnSoftmaxBackward": "miopenSoftmaxBackward_V2",
+    "cudnnBatchNormalizationForwardTraining": "miopenBatchNormalizationForwardTraining",
+    "cudnnBatchNormalizationForwardInference": "miopenBatchNormalizationForwardInference",
+    "cudnnBatchNormalizationBackward": "miopenBatchNormalizationBackward",
+    "cudnnAddTensor": "miopenOpTensor with miopenTensorOpAdd",
+    "cudnnOpTensor": "miopenOpTensor",
+    "cudnnSetTensor": "miopenSetTensor",
+    "cudnnScaleTensor": "miopenScaleTensor",
+    "cudnnTransformTensor": "miopenTransformTensor",
+    "cudnnReduceTensor": "miopenReduceTensor",
+    "cudnnLRNCrossChannelForward": "miopenLRNForward",
+    "cudnnLRNCrossChannelBackward": "miopenLRNBackward",
+    "cudnnDropoutForward": "miopenDropoutForward",
+    "cudnnDropoutBackward": "miopenDropoutBackward",
+    "cudnnRNNForward": "miopenRNNForward",
+    "cudnnCTCLoss": "miopenCTCLoss",
+    "cudnnGetVersion": "miopenGetVersion (returns major, minor, patch through pointers)",
+}
+CUDNN = {k: S(v, note="MIOpen counterpart (headers not installed here: unverified)")
+         for k, v in MIO.items()}
+for _k, _v in MIO_ALT.items():
+    CUDNN[_k] = U("argument lists differ from MIOpen; port by hand to %s." % _v)
+RULES["cudnn"] = CUDNN
