@@ -259,6 +259,18 @@ for _n in ["__ldca", "__ldcg", "__ldcs", "__ldcv", "__ldlu", "__stcg", "__stcs",
     DEVICE[_n] = U("PTX cache-hint load/store; no HIP 5.2 equivalent: use a plain "
                    "load/store (or __ldg for read-only data).")
 
+WAVE_NOTE = "HIP wavefronts are 64 lanes on gfx9/DCU"
+DEVICE.update({
+    "__ballot": S("__ballot", note="HIP's __ballot returns a 64-bit mask (unsigned long long); " + WAVE_NOTE),
+    "warpSize": S("warpSize", note="warpSize is 64 on gfx9/DCU; code that assumes 32 lanes must be reviewed"),
+    "__shfl": S("__shfl", note="width defaults to warpSize (64 on gfx9/DCU)"),
+    "__shfl_up": S("__shfl_up", note="width defaults to warpSize (64 on gfx9/DCU)"),
+    "__shfl_down": S("__shfl_down", note="width defaults to warpSize (64 on gfx9/DCU)"),
+    "__shfl_xor": S("__shfl_xor", note="width defaults to warpSize (64 on gfx9/DCU)"),
+    "__any": S("__any", note="votes across the 64-lane wavefront on gfx9/DCU"),
+    "__all": S("__all", note="votes across the 64-lane wavefront on gfx9/DCU"),
+})
+
 BF16_SINCE = "6.1"
 BF16_NOTE = ("hip/hip_bf16.h (type __hip_bfloat16) is documented for HIP 6.1 "
              "(rocm.docs.amd.com, HIP docs-6.1.5); earlier 6.0 availability not checked. "
@@ -440,6 +452,9 @@ DRIVER = {
     "cuMemPrefetchAsync_v2": S("hipMemPrefetchAsync", note="CUDA 13 takes a CUmemLocation and flags; HIP takes a device ordinal"),
     "cuCtxSetLimit": U("hipDeviceSetLimit is not in HIP 5.2; later HIP version not recorded."),
     "cuDeviceGetProperties": U("deprecated CUdevprop query; use hipGetDeviceProperties."),
+    "CUDA_VERSION": S("HIP_VERSION", note=(
+        "different encoding: CUDA_VERSION is 1000*major + 10*minor (13000), "
+        "HIP_VERSION is 10000000*major + 100000*minor + patch; rewrite numeric comparisons.")),
     "cuCtxAttach": U("deprecated in CUDA, no HIP equivalent; use hipCtxGetCurrent."),
     "cuCtxDetach": U("deprecated in CUDA, no HIP equivalent; use hipCtxDestroy."),
 }
