@@ -31,6 +31,8 @@ import hip_resources  # noqa: E402
 
 
 def load_or_build(d, out, archs, hipcc, label):
+    if not os.path.isdir(d):
+        raise SystemExit(f"compare_resources: {label} folder {d} does not exist")
     rj = os.path.join(d, "resources.json")
     if os.path.isfile(rj):
         with open(rj) as f:
