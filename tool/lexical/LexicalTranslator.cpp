@@ -4,6 +4,8 @@
 #include "lexical/LaunchRewrite.h"
 #include "lexical/RawTokens.h"
 
+#include <optional>
+
 namespace cu2dcu {
 
 namespace {
@@ -26,6 +28,34 @@ unsigned lineEnd(const std::string &Text, unsigned Offset) {
     ++Offset;
   }
   return Offset;
+}
+
+struct IncludeDirective {
+  std::string Header;
+  unsigned HeaderOffset = 0; // the name with its <> or ""
+  unsigned HeaderLength = 0;
+  unsigned LineEnd = 0; // past the newline
+};
+
+/// The #include directive starting at Tokens[I] ('#'), if it is one.
+std::optional<IncludeDirective> parseInclude(const std::string &Text,
+                                             const std::vector<RawToken> &Tokens, size_t I) {
+  const RawToken &Hash = Tokens[I];
+  if (Hash.Kind != tok::hash || !Hash.StartsLine || I + 1 >= Tokens.size() ||
+      Tokens[I + 1].Kind != tok::raw_identifier || spelling(Text, Tokens[I + 1]) != "include")
+    return std::nullopt;
+  IncludeDirective D;
+  D.LineEnd = lineEnd(Text, Hash.Offset);
+  size_t Open = Text.find_first_of("<\"", Tokens[I + 1].Offset + Tokens[I + 1].Length);
+  if (Open == std::string::npos || Open >= D.LineEnd)
+    return std::nullopt;
+  size_t Close = Text.find(Text[Open] == '<' ? '>' : '"', Open + 1);
+  if (Close == std::string::npos || Close >= D.LineEnd)
+    return std::nullopt;
+  D.Header = Text.substr(Open + 1, Close - Open - 1);
+  D.HeaderOffset = Open;
+  D.HeaderLength = Close + 1 - Open;
+  return D;
 }
 
 /// Index of the first token of the kernel expression that ends right before
@@ -105,14 +135,19 @@ int parseLaunchConfig(const std::vector<RawToken> &Tokens, int Open, LaunchSite 
 } // namespace
 
 bool LexicalTranslator::mentionsCuda(const std::string &Text) const {
-  for (const RawToken &T : lexRaw(Text, 0, Text.size())) {
+  std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
+  for (size_t I = 0; I < Tokens.size(); ++I) {
+    const RawToken &T = Tokens[I];
     if (T.Kind == tok::lesslessless)
       return true;
+    if (auto Include = parseInclude(Text, Tokens, I))
+      if (Map.lookupHeader(Include->Header))
+        return true;
     if (T.Kind != tok::raw_identifier)
       continue;
     std::string Name = spelling(Text, T);
     if (Map.lookup(Name) || looksLikeCudaName(Name) || Name == "__global__" ||
-        Name == "__device__" || Name == "threadIdx" || Name == "include")
+        Name == "__device__" || Name == "threadIdx")
       return true;
   }
   return false;
@@ -124,20 +159,10 @@ void LexicalTranslator::translateRange(const std::string &Text, unsigned Begin, 
   std::vector<RawToken> Tokens = lexRaw(Text, Begin, End);
   for (size_t I = 0; I < Tokens.size(); ++I) {
     const RawToken &T = Tokens[I];
-    // #include <...> / "..."
-    if (T.Kind == tok::hash && T.StartsLine && I + 1 < Tokens.size() &&
-        Tokens[I + 1].Kind == tok::raw_identifier && spelling(Text, Tokens[I + 1]) == "include") {
-      unsigned LineEndOffset = lineEnd(Text, T.Offset);
-      unsigned After = Tokens[I + 1].Offset + Tokens[I + 1].Length;
-      size_t Open = Text.find_first_of("<\"", After);
-      if (Open != std::string::npos && Open < LineEndOffset) {
-        char Closer = Text[Open] == '<' ? '>' : '"';
-        size_t Close = Text.find(Closer, Open + 1);
-        if (Close != std::string::npos && Close < LineEndOffset)
-          translateInclude(Map, Text.substr(Open + 1, Close - Open - 1), Open, Close + 1 - Open,
-                           T.Offset, LineEndOffset, Text, Path, Options, Out, IncludedHip);
-      }
-      while (I + 1 < Tokens.size() && Tokens[I + 1].Offset < LineEndOffset)
+    if (auto Include = parseInclude(Text, Tokens, I)) {
+      translateInclude(Map, Include->Header, Include->HeaderOffset, Include->HeaderLength,
+                       Tokens[I].Offset, Include->LineEnd, Text, Path, Options, Out, IncludedHip);
+      while (I + 1 < Tokens.size() && Tokens[I + 1].Offset < Include->LineEnd)
         ++I;
       continue;
     }
