@@ -163,6 +163,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--review", action="store_true", help="print fuzzy pairings for review")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 if a map file differs from what would be generated")
     args = ap.parse_args()
 
     cuda = hdrscan.scan(F.cuda_tu(), "cuda")
@@ -179,6 +181,7 @@ def main():
         per_family[fam][name] = kind
 
     extra = library_extras()
+    stale = []
     for fam in F.FAMILIES:
         fid = fam["family"]
         verified = "hip_lib" not in fam
@@ -230,12 +233,36 @@ def main():
         n_sup = sum(1 for e in entries.values() if e.get("status", "supported") != "unsupported")
         print("%-9s %5d entries, %5d supported/removed, %5d unsupported" %
               (fid, len(entries), n_sup, len(entries) - n_sup))
-        if not args.dry_run:
+        if args.check:
+            import tempfile
+            with tempfile.TemporaryDirectory() as d:
+                tmp = os.path.join(d, fam["file"])
+                yamlio.write_map(tmp, fid, list(entries.values()),
+                                 cuda_headers=fam["cuda"] or None,
+                                 hip_headers=fam["hip"] or None,
+                                 comment=manual.COMMENTS.get(fid))
+                want = open(tmp).read()
+            try:
+                have = open(os.path.join(MAPDIR, fam["file"])).read()
+            except OSError:
+                have = None
+            if have != want:
+                print("ERROR mappings/%s differs from the generator's output: run "
+                      "python3 mappings/tools/generate.py (and put hand edits in manual.py)"
+                      % fam["file"])
+                stale.append(fam["file"])
+        elif not args.dry_run:
             yamlio.write_map(os.path.join(MAPDIR, fam["file"]), fid, list(entries.values()),
                              cuda_headers=fam["cuda"] or None,
                              hip_headers=fam["hip"] or None,
                              comment=manual.COMMENTS.get(fid))
 
 
+    if args.check:
+        print("%d stale map files" % len(stale))
+        return 1 if stale else 0
+    return 0
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
