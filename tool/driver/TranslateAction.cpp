@@ -2,6 +2,7 @@
 
 #include "checks/Wave64Check.h"
 #include "match/KernelLaunchTranslator.h"
+#include "match/LaunchBoundsTranslator.h"
 #include "match/NameUseTranslator.h"
 #include "match/PreprocessorTranslator.h"
 #include "match/SymbolArgumentTranslator.h"
@@ -20,7 +21,8 @@ namespace {
 class AstTranslator : public clang::RecursiveASTVisitor<AstTranslator> {
 public:
   AstTranslator(SourceContext &Context, const std::string &CudaIncludeDir, clang::ASTContext &Ast)
-      : Ast(Ast), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context) {}
+      : Ast(Ast), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
+        Bounds(Context) {}
 
   bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
     Names.handleUse(E->getDecl(), E->getLocation());
@@ -39,6 +41,10 @@ public:
       Symbols.handle(Call, Ref->getDecl()->getNameAsString());
     else if (const auto *Lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(Callee))
       Symbols.handle(Call, Lookup->getName().getAsString());
+    return true;
+  }
+  bool VisitFunctionDecl(clang::FunctionDecl *Function) {
+    Bounds.handle(Function);
     return true;
   }
   bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *Launch) {
@@ -72,25 +78,32 @@ private:
   NameUseTranslator Names;
   KernelLaunchTranslator Launches;
   SymbolArgumentTranslator Symbols;
+  LaunchBoundsTranslator Bounds;
 };
 
 class TranslateConsumer : public clang::ASTConsumer {
 public:
-  TranslateConsumer(std::unique_ptr<SourceContext> Context, std::string CudaIncludeDir)
-      : Context(std::move(Context)), CudaIncludeDir(std::move(CudaIncludeDir)) {}
+  TranslateConsumer(std::unique_ptr<SourceContext> Context, std::string CudaIncludeDir,
+                    StageTime *MatchTime)
+      : Context(std::move(Context)), CudaIncludeDir(std::move(CudaIncludeDir)),
+        MatchTime(MatchTime) {}
 
   void HandleTranslationUnit(clang::ASTContext &Ast) override {
+    StageClock Clock;
     AstTranslator(*Context, CudaIncludeDir, Ast).TraverseAST(Ast);
     clang::ast_matchers::MatchFinder Finder;
     auto Checks = makeWave64Checks(*Context);
     for (auto &Check : Checks)
       Check->registerMatchers(Finder);
     Finder.matchAST(Ast);
+    if (MatchTime)
+      *MatchTime += Clock.stop();
   }
 
 private:
   std::unique_ptr<SourceContext> Context;
   std::string CudaIncludeDir;
+  StageTime *MatchTime;
 };
 
 class TranslateAction : public clang::ASTFrontendAction {
@@ -104,7 +117,8 @@ public:
                                                    Result);
     Context->setSourceManager(CI.getSourceManager());
     CI.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorTranslator>(*Context));
-    return std::make_unique<TranslateConsumer>(std::move(Context), Setup.CudaIncludeDir);
+    return std::make_unique<TranslateConsumer>(std::move(Context), Setup.CudaIncludeDir,
+                                               Setup.MatchTime);
   }
 
 private:

@@ -5,6 +5,7 @@
 
 #include "core/Options.h"
 #include "core/TranslationResult.h"
+#include "driver/TimeReport.h"
 #include "mapping/ApiMap.h"
 
 #include "clang/Frontend/FrontendAction.h"
@@ -18,6 +19,7 @@ struct TranslationUnitSetup {
   const TranslationOptions &Options;
   std::function<bool(const std::string &)> IsTranslated;
   std::string CudaIncludeDir;
+  StageTime *MatchTime = nullptr; // --time-report: the AST pass is added here
 };
 
 std::unique_ptr<clang::FrontendAction> makeTranslateAction(const TranslationUnitSetup &Setup,

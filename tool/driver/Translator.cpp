@@ -57,15 +57,18 @@ public:
 struct UnitOutcome {
   TranslationResult Result;
   bool Parsed = false;
+  StageTime Parse, Match; // --time-report
 };
 
 /// Parses one file as CUDA and runs every matcher over it.
 UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSettings &Settings,
                           const std::function<bool(const std::string &)> &IsTranslated) {
   UnitOutcome Outcome;
+  StageClock Clock;
   TranslationUnitSetup Setup{Map, Settings.Translation, IsTranslated,
                              Settings.Toolchain.found() ? Settings.Toolchain.CudaPath + "/include"
-                                                        : std::string()};
+                                                        : std::string(),
+                             &Outcome.Match};
   std::vector<std::string> Args = cudaParseArgs(Settings.Toolchain, File.Source, File.CompileFlags);
   llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions()));
@@ -74,6 +77,10 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
                                             Files.get());
   Invocation.setDiagnosticConsumer(&Errors);
   bool Ok = Invocation.run();
+  // Parse is the whole invocation less the AST pass, which ran inside it.
+  Outcome.Parse = Clock.stop();
+  Outcome.Parse.Wall -= Outcome.Match.Wall;
+  Outcome.Parse.Cpu -= Outcome.Match.Cpu;
   Outcome.Parsed = Ok && Errors.getNumErrors() == 0;
   if (!Outcome.Parsed) {
     Outcome.Result.Files.clear();
@@ -100,6 +107,7 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
 
   LexicalTranslator Lexical(Map, Settings.Translation);
   // Read every file to translate; decide which need a parse at all.
+  StageClock DiscoverClock;
   std::vector<size_t> Units, Headers;
   for (size_t I = 0; I < Run.Files.size(); ++I) {
     FileReport &R = Run.Files[I];
@@ -126,6 +134,7 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
     }
     (R.Input.IsHeader ? Headers : Units).push_back(I);
   }
+  Run.Times[Stage::Discover] += DiscoverClock.stop(Run.Files.size());
 
   auto IsTranslated = [&](const std::string &Path) {
     auto It = IndexOf.find(Path);
@@ -148,11 +157,13 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
     }
   };
   auto TranslateLexically = [&](FileReport &R, std::string Reason) {
+    StageClock Clock;
     R.Mode = ParseMode::Lexical;
     R.ModeReason = std::move(Reason);
     TranslationResult Result;
     Lexical.translateFile(R.Original, R.Input.Source, Result.at(R.Input.Source));
     Collect(Result);
+    Run.Times[Stage::Match] += Clock.stop();
   };
 
   const bool UseAst = Settings.Mode != ModeChoice::Lexical && Settings.Toolchain.found();
@@ -169,6 +180,10 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
     // Merge in input order so the output does not depend on -j.
     for (size_t W = 0; W < Wave.size(); ++W) {
       FileReport &R = Run.Files[Wave[W]];
+      if (UseAst) {
+        Run.Times[Stage::Parse] += Outcomes[W].Parse;
+        Run.Times[Stage::Match] += Outcomes[W].Match;
+      }
       if (!UseAst) {
         TranslateLexically(R, Settings.Mode == ModeChoice::Lexical
                                   ? "--mode=lexical"
@@ -198,6 +213,7 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
   }
   RunWave(Uncovered);
 
+  StageClock RewriteClock;
   for (FileReport &R : Run.Files) {
     if (R.Status == FileStatus::Failed)
       continue;
@@ -229,7 +245,16 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
 
   std::sort(Diagnostics.begin(), Diagnostics.end());
   Diagnostics.erase(std::unique(Diagnostics.begin(), Diagnostics.end()), Diagnostics.end());
+  // A map note is worth reading once per file, at the first use.
+  std::set<std::pair<std::string, std::string>> NotedInFile;
+  Diagnostics.erase(std::remove_if(Diagnostics.begin(), Diagnostics.end(),
+                                   [&](const Diagnostic &D) {
+                                     return D.CheckId == check_ids::ApiNote &&
+                                            !NotedInFile.insert({D.File, D.Message}).second;
+                                   }),
+                    Diagnostics.end());
   Run.Diagnostics = std::move(Diagnostics);
+  Run.Times[Stage::Rewrite] += RewriteClock.stop(Run.Files.size());
   Run.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   return Run;
 }

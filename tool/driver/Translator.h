@@ -7,6 +7,7 @@
 #include "core/Options.h"
 #include "core/TranslationResult.h"
 #include "discover/InputDiscovery.h"
+#include "driver/TimeReport.h"
 #include "mapping/ApiMap.h"
 #include "parse/CudaToolchain.h"
 
@@ -36,6 +37,7 @@ struct RunResult {
   std::vector<FileReport> Files;          // in discovery order
   std::vector<Diagnostic> Diagnostics;    // sorted, de-duplicated
   double Seconds = 0;
+  StageTimes Times; // --time-report: the stages translateAll runs
 };
 
 struct RunSettings {

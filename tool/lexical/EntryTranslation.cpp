@@ -19,7 +19,8 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
                   const TranslationOptions &Options, FileFindings &Out) {
   if (!Entry.isSupported()) {
     std::string Why = !Entry.Reason.empty() ? Entry.Reason
-                      : "removed in CUDA " + Entry.CudaRemoved;
+                      : "removed in CUDA " + Entry.CudaRemoved +
+                            (Entry.Note.empty() ? "" : "; " + Entry.Note);
     addFinding(Out, Text, Path, Offset, check_ids::Unsupported, Severity::Error,
                "'" + Entry.Cuda + "' has no HIP equivalent: " + Why);
     return;
@@ -33,6 +34,9 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
     addFinding(Out, Text, Path, Offset, check_ids::Removed, Severity::Note,
                "'" + Entry.Cuda + "' was removed in CUDA " + Entry.CudaRemoved +
                    "; translated to '" + Entry.Hip + "'");
+  if (!Entry.Note.empty())
+    addFinding(Out, Text, Path, Offset, check_ids::ApiNote, Severity::Note,
+               "'" + Entry.Cuda + "' -> '" + Entry.Hip + "': " + Entry.Note);
   if (Entry.Hip != Entry.Cuda)
     Out.Edits.push_back({Offset, Length, Entry.Hip, Entry.Family, Entry.Cuda});
 }

@@ -20,6 +20,8 @@ inline constexpr const char *HipVersion = "CU2DCU-HIP-VERSION";
 inline constexpr const char *Removed = "CU2DCU-REMOVED";
 inline constexpr const char *Launch = "CU2DCU-LAUNCH";
 inline constexpr const char *ParseFallback = "CU2DCU-PARSE-FALLBACK";
+inline constexpr const char *LaunchBounds = "CU2DCU-LAUNCH-BOUNDS";
+inline constexpr const char *ApiNote = "CU2DCU-API-NOTE";
 } // namespace check_ids
 
 /// Records the translation of one use of Entry spelled at [Offset, Offset+Length).

@@ -1,0 +1,58 @@
+#include "driver/TimeReport.h"
+
+#include "llvm/Support/Format.h"
+
+#include <ctime>
+#include <sys/resource.h>
+
+namespace cu2dcu {
+
+const char *stageName(Stage S) {
+  switch (S) {
+  case Stage::Discover:
+    return "discover";
+  case Stage::Maps:
+    return "maps";
+  case Stage::Pch:
+    return "pch";
+  case Stage::Parse:
+    return "parse";
+  case Stage::Match:
+    return "match";
+  case Stage::Rewrite:
+    return "rewrite";
+  case Stage::Write:
+    return "write";
+  case Stage::Report:
+    return "report";
+  }
+  return "?";
+}
+
+double threadCpuSeconds() {
+  timespec T;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T) != 0)
+    return 0;
+  return double(T.tv_sec) + double(T.tv_nsec) * 1e-9;
+}
+
+void printTimeReport(const StageTimes &Times, unsigned Jobs,
+                     std::chrono::steady_clock::time_point Start, llvm::raw_ostream &OS) {
+  double Elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  rusage Usage{};
+  getrusage(RUSAGE_SELF, &Usage);
+  auto Seconds = [](const timeval &T) { return double(T.tv_sec) + double(T.tv_usec) * 1e-6; };
+  double User = Seconds(Usage.ru_utime), System = Seconds(Usage.ru_stime);
+
+  OS << "time report (-j " << Jobs << "; parse and match are summed over jobs)\n";
+  OS << llvm::format("  %-10s %7s %10s %10s\n", "stage", "count", "wall-s", "cpu-s");
+  for (unsigned I = 0; I < StageCount; ++I) {
+    const StageTime &T = Times.Stages[I];
+    OS << llvm::format("  %-10s %7u %10.3f %10.3f\n", stageName(Stage(I)), T.Count, T.Wall, T.Cpu);
+  }
+  OS << llvm::format("  %-10s %7s %10.3f %10.3f  (user %.3f, sys %.3f, peak RSS %.1f MiB)\n",
+                     "process", "", Elapsed, User + System, User, System,
+                     double(Usage.ru_maxrss) / 1024.0);
+}
+
+} // namespace cu2dcu
