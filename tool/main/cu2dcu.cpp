@@ -6,18 +6,23 @@
 #include "discover/InputDiscovery.h"
 #include "driver/Translator.h"
 #include "output/OutputWriter.h"
+#include "report/Baseline.h"
+#include "report/CheckCatalog.h"
+#include "report/Reports.h"
 #include "report/Statistics.h"
 #include "report/TextReport.h"
 #include "report/UnifiedDiff.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <optional>
 #include <unistd.h>
 
 using namespace cu2dcu;
@@ -26,7 +31,6 @@ namespace cl = llvm::cl;
 namespace {
 
 enum ExitCode { ExitOk = 0, ExitFindings = 1, ExitUsage = 2, ExitInternal = 3 };
-enum class FailLevel { Error, Warning, Note, Never };
 
 cl::OptionCategory Category("cu2dcu options");
 
@@ -63,12 +67,33 @@ cl::opt<ModeChoice> Mode("mode", cl::desc("How files are parsed"),
                                     clEnumValN(ModeChoice::Ast, "ast", "AST only; parse errors fail"),
                                     clEnumValN(ModeChoice::Lexical, "lexical", "lexical only")),
                          cl::init(ModeChoice::Auto), cl::cat(Category));
-cl::opt<FailLevel> FailOn("fail-on", cl::desc("Exit with 1 when findings reach this level"),
-                          cl::values(clEnumValN(FailLevel::Error, "error", "errors (default)"),
-                                     clEnumValN(FailLevel::Warning, "warning", "warnings or worse"),
-                                     clEnumValN(FailLevel::Note, "note", "any finding"),
-                                     clEnumValN(FailLevel::Never, "never", "never")),
-                          cl::init(FailLevel::Error), cl::cat(Category));
+cl::opt<FailThreshold> FailOn(
+    "fail-on", cl::desc("Exit with 1 when new findings reach this level"),
+    cl::values(clEnumValN(FailThreshold::Error, "error", "errors (default)"),
+               clEnumValN(FailThreshold::Warning, "warning", "warnings or worse"),
+               clEnumValN(FailThreshold::Note, "note", "any finding"),
+               clEnumValN(FailThreshold::Never, "never", "never")),
+    cl::init(FailThreshold::Error), cl::cat(Category));
+// Reports and the CI gate (docs/reports.md).
+cl::opt<unsigned> MaxWarnings("max-warnings", cl::desc("Exit with 1 when new warnings exceed N"),
+                              cl::value_desc("N"), cl::cat(Category));
+cl::opt<std::string> BaselinePath("baseline", cl::desc("Accept the findings recorded in FILE; "
+                                                       "only new ones are shown and gate"),
+                                  cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> WriteBaselinePath("write-baseline",
+                                       cl::desc("Record every finding of this run in FILE"),
+                                       cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> JsonPath("json", cl::desc("Write the JSON report to FILE ('-': stdout)"),
+                              cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> SarifPath("sarif", cl::desc("Write a SARIF 2.1.0 report to FILE"),
+                               cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> HtmlPath("html", cl::desc("Write a self-contained HTML report to FILE"),
+                              cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> StatsCsvPath("stats-csv", cl::desc("Write the statistics as CSV to FILE"),
+                                  cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> DocsUrl("docs-url", cl::desc("URL of the docs/ folder that reports link "
+                                                  "to (default: this build's source tree)"),
+                             cl::value_desc("url"), cl::cat(Category));
 
 void printVersion(llvm::raw_ostream &OS) {
   OS << "cu2dcu " << CU2DCU_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
@@ -79,18 +104,35 @@ int usageError(const llvm::Twine &Message) {
   return ExitUsage;
 }
 
-bool reachesFailLevel(const Diagnostic &D) {
-  switch (FailOn) {
-  case FailLevel::Error:
-    return D.Level == Severity::Error;
-  case FailLevel::Warning:
-    return D.Level != Severity::Note;
-  case FailLevel::Note:
-    return true;
-  case FailLevel::Never:
-    return false;
-  }
-  return false;
+/// The effective options, as the JSON report records them.
+llvm::json::Object reportOptions(const std::vector<std::string> &CompilerArgs) {
+  auto Strings = [](const std::vector<std::string> &L) {
+    llvm::json::Array A;
+    for (const std::string &S : L)
+      A.push_back(S);
+    return A;
+  };
+  auto OrNull = [](const std::string &S) {
+    return S.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(S);
+  };
+  const char *ModeName = Mode == ModeChoice::Ast ? "ast" : Mode == ModeChoice::Lexical ? "lexical"
+                                                                                       : "auto";
+  return llvm::json::Object{
+      {"inputs", Strings(Inputs)},
+      {"output", OrNull(OutputPath)},
+      {"buildPath", OrNull(BuildPath)},
+      {"cudaPath", OrNull(CudaPath)},
+      {"maps", Strings(ExtraMaps)},
+      {"hipVersion", HipVersionText.getValue()},
+      {"mode", ModeName},
+      {"keepLaunchSyntax", KeepLaunchSyntax.getValue()},
+      {"dryRun", DryRun.getValue()},
+      {"jobs", Jobs.getValue()},
+      {"failOn", failThresholdName(FailOn)},
+      {"maxWarnings", MaxWarnings.getNumOccurrences() ? llvm::json::Value(MaxWarnings.getValue())
+                                                      : llvm::json::Value(nullptr)},
+      {"baseline", OrNull(BaselinePath)},
+      {"compilerArgs", Strings(CompilerArgs)}};
 }
 
 int run(int Argc, const char **Argv) {
@@ -143,6 +185,14 @@ int run(int Argc, const char **Argv) {
   if (Map.hasErrors())
     return usageError("the API maps have errors; nothing was translated");
 
+  std::optional<Baseline> Known;
+  if (!BaselinePath.empty()) {
+    auto Read = readBaseline(BaselinePath);
+    if (!Read)
+      return usageError(llvm::toString(Read.takeError()));
+    Known = std::move(*Read);
+  }
+
   DiscoveryRequest Request;
   Request.Inputs = Inputs;
   Request.Output = DryRun ? std::string() : OutputPath.getValue();
@@ -193,24 +243,68 @@ int run(int Argc, const char **Argv) {
   }
 
   RunStatistics Stats = computeStatistics(Run);
-  if (!Quiet) {
-    printDiagnostics(Run, llvm::errs());
-    printSummary(Run, Stats, llvm::errs(), OutputPath.empty() || DryRun ? "" : "output in " + OutputPath);
-  } else {
-    RunResult ErrorsOnly;
-    for (const Diagnostic &D : Run.Diagnostics)
-      if (D.Level == Severity::Error)
-        ErrorsOnly.Diagnostics.push_back(D);
-    ErrorsOnly.Files = Run.Files;
-    printDiagnostics(ErrorsOnly, llvm::errs());
+  FindingStates States = classifyFindings(Run, Known ? &*Known : nullptr);
+  GateResult Gate = evaluateGate(Run, States, FailOn,
+                                 MaxWarnings.getNumOccurrences()
+                                     ? std::optional<unsigned>(MaxWarnings.getValue())
+                                     : std::nullopt);
+
+  // Every report reads the same RunResult, statistics and finding states.
+  ReportContext Report;
+  Report.Run = &Run;
+  Report.Stats = &Stats;
+  Report.States = &States;
+  Report.Gate = &Gate;
+  Report.ToolVersion = CU2DCU_VERSION;
+  Report.LlvmVersion = LLVM_VERSION_STRING;
+  Report.InputRoot = Found->Root;
+  Report.OutputPath = DryRun ? std::string() : OutputPath.getValue();
+  Report.DocsBase = DocsUrl.empty() ? defaultDocsBase() : DocsUrl.getValue();
+  if (!Report.DocsBase.empty() && Report.DocsBase.back() != '/')
+    Report.DocsBase += '/';
+  for (size_t I = 1; I < ToolArgs.size(); ++I)
+    Report.Arguments.push_back(ToolArgs[I]);
+  Report.Options = reportOptions(CompilerArgs);
+  std::vector<std::string> Written;
+  std::string ReportError;
+  auto Emit = [&](const std::string &Path, llvm::function_ref<void(llvm::raw_ostream &)> Write) {
+    if (Path.empty() || !ReportError.empty())
+      return;
+    if (writeReportFile(Path, Write, ReportError) && Path != "-")
+      Written.push_back(Path);
+  };
+  Emit(JsonPath, [&](llvm::raw_ostream &OS) {
+    OS << llvm::formatv("{0:2}", buildJsonReport(Report)) << "\n";
+  });
+  Emit(SarifPath, [&](llvm::raw_ostream &OS) {
+    OS << llvm::formatv("{0:2}", buildSarifReport(Report)) << "\n";
+  });
+  Emit(HtmlPath, [&](llvm::raw_ostream &OS) { writeHtmlReport(Report, OS); });
+  Emit(StatsCsvPath, [&](llvm::raw_ostream &OS) { writeStatsCsv(Report, OS); });
+  if (ReportError.empty() && !WriteBaselinePath.empty()) {
+    if (llvm::Error E = writeBaseline(WriteBaselinePath, Run, States, CU2DCU_VERSION))
+      ReportError = llvm::toString(std::move(E));
+    else
+      Written.push_back(WriteBaselinePath);
   }
+
+  if (!Quiet) {
+    printDiagnostics(Run, llvm::errs(), &States.Baselined);
+    std::string Hint = OutputPath.empty() || DryRun ? "" : "output in " + OutputPath;
+    for (const std::string &W : Written)
+      Hint += (Hint.empty() ? "" : ", ") + W;
+    printSummary(Run, Stats, llvm::errs(), Hint, &States);
+    for (const std::string &Reason : Gate.Reasons)
+      llvm::errs() << "  gate: failed: " << Reason << "\n";
+  } else {
+    printDiagnostics(Run, llvm::errs(), &States.Baselined, Severity::Error);
+  }
+  if (!ReportError.empty())
+    return usageError(ReportError);
 
   if (Stats.Failed > 0 || !WriteFailures.empty())
     return ExitUsage;
-  for (const Diagnostic &D : Run.Diagnostics)
-    if (reachesFailLevel(D))
-      return ExitFindings;
-  return ExitOk;
+  return Gate.Failed ? ExitFindings : ExitOk;
 }
 
 } // namespace

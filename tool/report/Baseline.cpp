@@ -35,7 +35,7 @@ std::vector<std::string> fingerprintDiagnostics(const RunResult &Run) {
       Line = normaliseLine(lineAt(It->second->Original, D.Offset));
     unsigned Index = Seen[{D.CheckId, D.File, Line}]++;
     std::string Key = "cu2dcu-fingerprint-v1";
-    for (const std::string *Part : {&D.CheckId, &D.File, &Line}) {
+    for (const std::string *Part : {&D.CheckId, &D.File, static_cast<const std::string *>(&Line)}) {
       Key += '\0';
       Key += *Part;
     }

@@ -1,5 +1,8 @@
 #include "report/TextReport.h"
 
+#include "report/Baseline.h"
+#include "report/SourceText.h"
+
 #include "llvm/Support/Format.h"
 
 #include <map>
@@ -20,25 +23,25 @@ llvm::raw_ostream::Colors colorOf(Severity S) {
   return llvm::raw_ostream::WHITE;
 }
 
-std::string lineAt(const std::string &Text, unsigned Offset) {
-  size_t Begin = Text.rfind('\n', Offset ? Offset - 1 : 0);
-  Begin = (Begin == std::string::npos || Offset == 0) ? 0 : Begin + 1;
-  if (Offset > 0 && Text[Offset - 1] == '\n')
-    Begin = Offset;
-  size_t End = Text.find('\n', Offset);
-  std::string Line = Text.substr(Begin, End == std::string::npos ? std::string::npos : End - Begin);
-  if (!Line.empty() && Line.back() == '\r')
-    Line.pop_back();
-  return Line;
+/// Spaces up to Column, keeping the line's tabs so the caret lines up.
+std::string caretPadding(const std::string &Line, unsigned Column) {
+  std::string Pad;
+  for (unsigned I = 0; I + 1 < Column && I < Line.size(); ++I)
+    Pad += Line[I] == '\t' ? '\t' : ' ';
+  return Pad;
 }
 
 } // namespace
 
-void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS) {
+void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS, const std::vector<bool> *Hide,
+                      Severity MinLevel) {
   std::map<std::string, const FileReport *> ByDisplay;
   for (const FileReport &F : Run.Files)
     ByDisplay[F.Input.Display] = &F;
-  for (const Diagnostic &D : Run.Diagnostics) {
+  for (size_t I = 0; I < Run.Diagnostics.size(); ++I) {
+    const Diagnostic &D = Run.Diagnostics[I];
+    if ((Hide && I < Hide->size() && (*Hide)[I]) || D.Level < MinLevel)
+      continue;
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
     OS << D.File;
     if (D.Line)
@@ -50,8 +53,8 @@ void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS) {
     OS << D.Message << " [" << D.CheckId << "]\n";
     auto It = ByDisplay.find(D.File);
     if (D.Line && It != ByDisplay.end()) {
-      OS << lineAt(It->second->Original, D.Offset) << "\n";
-      OS << std::string(D.Column > 0 ? D.Column - 1 : 0, ' ');
+      std::string Line = lineAt(It->second->Original, D.Offset);
+      OS << Line << "\n" << caretPadding(Line, D.Column);
       OS.changeColor(llvm::raw_ostream::GREEN, true);
       OS << "^\n";
       OS.resetColor();
@@ -62,7 +65,7 @@ void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS) {
 }
 
 void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostream &OS,
-                  const std::string &ReportHint) {
+                  const std::string &ReportHint, const FindingStates *States) {
   OS << "cu2dcu: " << Run.Files.size() << " files in " << llvm::format("%.2f", Run.Seconds)
      << " s: " << S.Translated << " translated, " << S.Unchanged << " unchanged, " << S.Copied
      << " copied, " << S.Failed << " failed\n";
@@ -88,6 +91,15 @@ void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostrea
     OS << ")";
   }
   OS << "\n";
+  if (S.UnsupportedUses)
+    OS << "  unsupported: " << S.UnsupportedUses << " uses of CUDA APIs with no HIP equivalent\n";
+  if (States && States->HasBaseline) {
+    OS << "  baseline: " << States->BaselinedCount << " known findings accepted (not shown), "
+       << (Run.Diagnostics.size() - States->BaselinedCount) << " new";
+    if (States->StaleEntries)
+      OS << "; " << States->StaleEntries << " baseline entries no longer found";
+    OS << "\n";
+  }
   for (const FileReport &F : Run.Files)
     if (F.Status == FileStatus::Failed)
       OS << "  failed: " << F.Input.Display << ": " << F.ModeReason << "\n";

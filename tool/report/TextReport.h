@@ -9,8 +9,14 @@
 
 namespace cu2dcu {
 
-void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS);
+struct FindingStates;
+
+/// Prints every diagnostic at or above MinLevel, except those Hide marks
+/// (findings a --baseline accepts); Hide may be null.
+void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS,
+                      const std::vector<bool> *Hide = nullptr, Severity MinLevel = Severity::Note);
+/// States may be null (no baseline information).
 void printSummary(const RunResult &Run, const RunStatistics &Stats, llvm::raw_ostream &OS,
-                  const std::string &ReportHint);
+                  const std::string &ReportHint, const FindingStates *States = nullptr);
 
 } // namespace cu2dcu

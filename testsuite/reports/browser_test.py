@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""The HTML report in a real headless Chromium: it renders, loads nothing from
+outside the file, logs no console error, and its filters and details work.
+
+  browser_test.py --tool cu2dcu --fixture cu2dcu-report-fixture
+  browser_test.py --tool cu2dcu --screenshot docs/images/html-report.png [--input samples-cuda]
+
+Prints "skipped: chromium not installed" (first line) when there is no
+chromium; CTest counts that as skipped. --screenshot only writes a picture of
+the report of --input (default: samples-cuda, translated with the shipped
+maps) with its first finding opened.
+"""
+import argparse, json, os, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import cdp
+import reportlib
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+    return cond
+
+
+def visible_rows(page):
+    return page.evaluate("document.querySelectorAll('tbody.finding:not([hidden])').length")
+
+
+def set_filter(page, element, value):
+    event = "input" if element == "f-text" else "change"
+    page.evaluate("(function(){var e=document.getElementById(%s); e.value=%s;"
+                  "e.dispatchEvent(new Event(%s));})()" % (
+                      json.dumps(element), json.dumps(value), json.dumps(event)))
+
+
+def reset(page):
+    for element in ("f-check", "f-severity", "f-file", "f-text"):
+        set_filter(page, element, "")
+
+
+def check_page_health(page, url, label):
+    check(page.errors == [], "%s: console errors: %s" % (label, page.errors))
+    outside = [u for u in page.requests if u != url and not u.startswith("data:")]
+    check(outside == [], "%s: the page loads other resources: %s" % (label, outside))
+    check(page.evaluate("document.title") == "cu2dcu report", label + ": title")
+    height = page.evaluate("document.getElementById('findings').getBoundingClientRect().height")
+    check(height > 50, "%s: the findings section does not render (height %s)" % (label, height))
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    check(overflow <= 0, "%s: the page is %spx wider than the window" % (label, overflow))
+
+
+def test_tree(browser, tool, tmp):
+    html, js = os.path.join(tmp, "tree.html"), os.path.join(tmp, "tree.json")
+    p = reportlib.run_tool(tool, reportlib.TREE_ARGS + ["--fail-on=never", "--html", html,
+                                                        "--json", js])
+    if not check(p.returncode == 0, "cu2dcu failed: " + p.stderr):
+        return
+    doc = json.load(open(js))
+    diags = doc["diagnostics"]
+    url = "file://" + html
+    page = browser.open(url)
+    check_page_health(page, url, "tree")
+
+    total = len(diags)
+    check(visible_rows(page) == total, "all %d findings shown at first, got %d" % (
+        total, visible_rows(page)))
+    check(page.evaluate("document.getElementById('f-count').textContent") ==
+          "Showing %d of %d findings" % (total, total), "the counter")
+    # Each filter alone, against the JSON report of the same run.
+    for element, value, key in (("f-severity", "error", "severity"), ("f-severity", "note", "severity"),
+                                ("f-check", "CU2DCU-UNMAPPED", "id"), ("f-file", "src/main.cu", "file")):
+        reset(page)
+        set_filter(page, element, value)
+        want = sum(1 for d in diags if d[key] == value)
+        got = visible_rows(page)
+        check(got == want, "filter %s=%s shows %d rows, want %d" % (element, value, got, want))
+    reset(page)
+    set_filter(page, "f-text", "cudaArrayGetInfo")
+    check(visible_rows(page) == 1, "text search shows %d rows" % visible_rows(page))
+    # Filters combine; nothing left shows the "no match" line.
+    reset(page)
+    set_filter(page, "f-check", "CU2DCU-REMOVED")
+    set_filter(page, "f-severity", "error")
+    check(visible_rows(page) == 0, "combined filters should leave nothing")
+    check(page.evaluate("!document.getElementById('no-match').hidden"), "no 'no match' line")
+    reset(page)
+    check(visible_rows(page) == total, "reset filters")
+    check(page.evaluate("document.getElementById('no-match').hidden"), "'no match' line stays")
+
+    # Details open on click: source with the finding's line and token marked,
+    # and the HIP output with the changes marked.
+    page.evaluate("document.querySelector('#finding-4 tr.row').click()")
+    check(page.evaluate("!document.querySelector('#finding-4 tr.detail').hidden"),
+          "clicking a finding opens its details")
+    mark = page.evaluate("(document.querySelector('#finding-4 .src .hl .mark')||{}).textContent")
+    check(mark == "cudaArrayGetInfo", "the finding's token is marked in the source: %r" % mark)
+    ins = page.evaluate("Array.from(document.querySelectorAll('#finding-4 .out .ins'))"
+                        ".map(e => e.textContent)")
+    check("hipMemcpy" in ins, "the output pane marks the translated names: %s" % ins)
+    page.evaluate("document.querySelector('#finding-4 tr.row').click()")
+    check(page.evaluate("document.querySelector('#finding-4 tr.detail').hidden"),
+          "a second click closes the details")
+    page.evaluate("document.getElementById('expand-all').click()")
+    check(page.evaluate("document.querySelectorAll('tr.detail:not([hidden])').length") == total,
+          "expand all")
+    page.evaluate("document.getElementById('collapse-all').click()")
+    check(page.evaluate("document.querySelectorAll('tr.detail:not([hidden])').length") == 0,
+          "collapse all")
+    # The per-check table filters the findings.
+    page.evaluate("document.querySelector('[data-filter-check=\"CU2DCU-UNSUPPORTED\"]').click()")
+    check(page.evaluate("document.getElementById('f-check').value") == "CU2DCU-UNSUPPORTED" and
+          visible_rows(page) == 1, "the per-check link filters the table")
+    # Summary numbers are the JSON report's.
+    st = doc["statistics"]
+    for card, want in (("translated", st["files"]["translated"]), ("api", st["apiRenames"]),
+                       ("launches", st["launchesRewritten"]), ("lines", st["linesChanged"]),
+                       ("errors", st["findings"]["error"]), ("warnings", st["findings"]["warning"]),
+                       ("unsupported", st["unsupportedUses"])):
+        got = page.evaluate("document.querySelector('#sum-%s .n').textContent" % card)
+        check(got == str(want), "summary card %s shows %s, want %s" % (card, got, want))
+    links = page.evaluate("Array.from(document.querySelectorAll('tbody.finding a')).map(a => a.href)")
+    check(all(l.startswith("https://example.invalid/docs/findings.md#cu2dcu-") for l in links),
+          "check links: %s" % links)
+    check(page.errors == [], "tree: console errors after interaction: %s" % page.errors)
+    print("tree report: %d findings, filters, details and links work" % total)
+
+
+def test_fixture(browser, fixture, tmp):
+    p = subprocess.run([fixture, tmp], capture_output=True, text=True)
+    if not check(p.returncode == 0, "fixture failed: " + p.stderr):
+        return
+    url = "file://" + os.path.join(tmp, "fixture.html")
+    page = browser.open(url)
+    check_page_health(page, url, "fixture")
+    page.evaluate("document.getElementById('expand-all').click()")
+    before = page.evaluate("Array.from(document.querySelectorAll('.fix-before .del'))"
+                           ".map(e => e.textContent)")
+    after = page.evaluate("Array.from(document.querySelectorAll('.fix-after .ins'))"
+                          ".map(e => e.textContent)")
+    check("unsigned" in before and "16" in before, "fix before-panes mark the replaced text: %s" % before)
+    check("unsigned long long" in after and "warpSize / 2" in after,
+          "fix after-panes mark the new text: %s" % after)
+    applied = page.evaluate("document.querySelectorAll('.fix-title .applied').length")
+    check(applied == 1, "one fix is marked applied, got %s" % applied)
+    gate = page.evaluate("document.getElementById('gate').className")
+    check(gate == "gate fail", "the fixture's gate fails (--fail-on=warning): %s" % gate)
+    whole = page.evaluate("document.body.textContent.indexOf('about the whole file') >= 0")
+    check(whole, "a whole-file finding says so")
+    check(page.errors == [], "fixture: console errors after interaction: %s" % page.errors)
+    print("fixture report: fixes shown before/after")
+
+
+def screenshot(browser, tool, tmp, input_dir, path):
+    html = os.path.join(tmp, "report.html")
+    args = [os.path.relpath(input_dir, REPO), "--dry-run", "--fail-on=never", "--html", html]
+    p = reportlib.run_tool(tool, args, cwd=REPO)
+    if p.returncode == 2 and "API maps have errors" in p.stderr:
+        print("note: the shipped maps do not load; using the test map")
+        p = reportlib.run_tool(tool, args + ["--mappings", os.path.join(HERE, "maps")], cwd=REPO)
+    if p.returncode != 0:
+        print("cu2dcu failed:", p.stderr)
+        return 1
+    page = browser.open("file://" + html)
+    page.evaluate("(function(){var r=document.querySelector('tbody.finding tr.row'); if(r) r.click();})()")
+    page.screenshot(path)
+    print("wrote", path, "errors:", page.errors)
+    return 0 if not page.errors else 1
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--fixture")
+    ap.add_argument("--screenshot")
+    ap.add_argument("--input", default=os.path.join(REPO, "samples-cuda"))
+    a = ap.parse_args()
+    try:
+        browser = cdp.Browser(width=1400, height=1000)
+    except cdp.Skip as e:
+        print("skipped: %s" % e)
+        return 0
+    with tempfile.TemporaryDirectory() as tmp, browser:
+        if a.screenshot:
+            return screenshot(browser, a.tool, tmp, os.path.abspath(a.input),
+                              os.path.abspath(a.screenshot))
+        test_tree(browser, a.tool, tmp)
+        if a.fixture:
+            test_fixture(browser, a.fixture, tmp)
+    for f in failures:
+        print("FAIL:", f)
+    if not failures:
+        print("PASS browser")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
