@@ -455,6 +455,19 @@ DRIVER = {
     "CUDA_VERSION": S("HIP_VERSION", note=(
         "different encoding: CUDA_VERSION is 1000*major + 10*minor (13000), "
         "HIP_VERSION is 10000000*major + 100000*minor + patch; rewrite numeric comparisons.")),
+    # Driver handle and enum types whose HIP names do not follow the CUx -> hipX rule
+    # (checked in /usr/include/hip/hip_runtime_api.h, texture_types.h, surface_types.h).
+    "CUcontext": S("hipCtx_t"),
+    "CUresult": S("hipError_t", note="CUDA_* driver error codes map to HIP_ERROR_* / hipError* values of hipError_t"),
+    "CUdevice_attribute": S("hipDeviceAttribute_t"),
+    "CUtexObject": S("hipTextureObject_t"),
+    "CUsurfObject": S("hipSurfaceObject_t"),
+    "CU_CTX_SCHED_AUTO": S("hipDeviceScheduleAuto"),
+    "CU_CTX_SCHED_SPIN": S("hipDeviceScheduleSpin"),
+    "CU_CTX_SCHED_YIELD": S("hipDeviceScheduleYield"),
+    "CU_CTX_SCHED_BLOCKING_SYNC": S("hipDeviceScheduleBlockingSync"),
+    "CU_CTX_MAP_HOST": S("hipDeviceMapHost"),
+    "CU_CTX_LMEM_RESIZE_TO_MAX": S("hipDeviceLmemResizeToMax"),
     "cuCtxAttach": U("deprecated in CUDA, no HIP equivalent; use hipCtxGetCurrent."),
     "cuCtxDetach": U("deprecated in CUDA, no HIP equivalent; use hipCtxDestroy."),
 }

@@ -1,5 +1,6 @@
 #include "driver/TranslateAction.h"
 
+#include "checks/WarpIntrinsicTranslator.h"
 #include "checks/Wave64Check.h"
 #include "match/KernelLaunchTranslator.h"
 #include "match/LaunchBoundsTranslator.h"
@@ -91,6 +92,8 @@ public:
   void HandleTranslationUnit(clang::ASTContext &Ast) override {
     StageClock Clock;
     AstTranslator(*Context, CudaIncludeDir, Ast).TraverseAST(Ast);
+    translateWarpIntrinsics(*Context, Ast); // after the names: withdraws their HIP-version errors
+    Context->finishFiles();
     clang::ast_matchers::MatchFinder Finder;
     auto Checks = makeWave64Checks(*Context);
     for (auto &Check : Checks)

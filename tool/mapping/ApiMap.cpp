@@ -214,6 +214,13 @@ bool ApiMap::loadText(const std::string &Text, const std::string &Origin) {
       Fail("duplicate entry for '" + E.Cuda + "' in the same file");
       continue;
     }
+    if (E.Kind == EntryKind::Namespace && E.Cuda.size() > 2 &&
+        E.Cuda.compare(E.Cuda.size() - 2, 2, "::") != 0) {
+      Fail("'" + E.Cuda + "': namespace entries end with '::'");
+      continue;
+    }
+    if (E.Kind == EntryKind::Namespace && E.Cuda != E.Hip)
+      ++NamespaceCount;
     auto &Table = E.Kind == EntryKind::Header ? HeaderEntries : Entries;
     auto Existing = Table.find(E.Cuda);
     if (Existing != Table.end()) {

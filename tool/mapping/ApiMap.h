@@ -61,6 +61,9 @@ public:
   const ApiEntry *lookup(const std::string &CudaName) const;
   const ApiEntry *lookupHeader(const std::string &CudaHeader) const;
 
+  /// Whether any entry renames a namespace (lets files skip that pass).
+  bool hasNamespaces() const { return NamespaceCount > 0; }
+
   const std::vector<MapLoadIssue> &issues() const { return Issues; }
   bool hasErrors() const;
   size_t size() const { return Entries.size(); }
@@ -75,6 +78,7 @@ private:
   std::unordered_map<std::string, ApiEntry> Entries;     // identifiers and namespaces
   std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names
   std::vector<MapLoadIssue> Issues;
+  unsigned NamespaceCount = 0;
 };
 
 const char *kindName(EntryKind K);

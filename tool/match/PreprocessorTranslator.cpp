@@ -6,6 +6,12 @@
 
 namespace cu2dcu {
 
+void PreprocessorTranslator::FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
+                                         clang::SrcMgr::CharacteristicKind, clang::FileID) {
+  if (Reason == EnterFile && Loc.isFileID())
+    Context.noteFileEntered(Context.sourceManager().getFileID(Loc));
+}
+
 void PreprocessorTranslator::InclusionDirective(
     clang::SourceLocation HashLoc, const clang::Token &, llvm::StringRef FileName, bool,
     clang::CharSourceRange FilenameRange, clang::OptionalFileEntryRef, llvm::StringRef,

@@ -13,6 +13,8 @@ class PreprocessorTranslator : public clang::PPCallbacks {
 public:
   explicit PreprocessorTranslator(SourceContext &Context) : Context(Context) {}
 
+  void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
+                   clang::SrcMgr::CharacteristicKind FileType, clang::FileID PrevFID) override;
   void InclusionDirective(clang::SourceLocation HashLoc, const clang::Token &IncludeTok,
                           llvm::StringRef FileName, bool IsAngled,
                           clang::CharSourceRange FilenameRange, clang::OptionalFileEntryRef File,

@@ -1,6 +1,7 @@
 #include "match/SourceContext.h"
 
 #include "lexical/EntryTranslation.h"
+#include "lexical/NamespaceTranslation.h"
 
 #include "clang/Lex/Lexer.h"
 #include "lexical/RawTokens.h"
@@ -105,6 +106,22 @@ void SourceContext::translateLexically(clang::SourceRange Range) {
                                                                    cudaLangOptions());
   Lexical.translateRange(Text, Begin, std::max(End, Begin), pathOf(File), findingsFor(File),
                          includedHip(File));
+}
+
+} // namespace cu2dcu
+
+namespace cu2dcu {
+
+void SourceContext::noteFileEntered(clang::FileID File) {
+  if (isTranslated(File))
+    Entered.insert(File);
+}
+
+void SourceContext::finishFiles() {
+  for (clang::FileID File : Entered) {
+    const std::string &Text = textOf(File);
+    translateNamespaces(Map, Options, Text, 0, Text.size(), pathOf(File), findingsFor(File));
+  }
 }
 
 } // namespace cu2dcu

@@ -65,6 +65,10 @@ public:
               std::vector<FixIt> Fixes = {});
   /// Runs the lexical translator over a file range (macro bodies, skipped code).
   void translateLexically(clang::SourceRange Range);
+  /// Remembers a file the preprocessor entered; whole-file passes run on it.
+  void noteFileEntered(clang::FileID File);
+  /// Whole-file lexical passes (namespace renames) over every entered file.
+  void finishFiles();
 
 private:
   struct FileInfo {
@@ -82,6 +86,7 @@ private:
   clang::SourceManager *SM = nullptr;
   mutable std::map<clang::FileID, FileInfo> Files;
   std::map<clang::FileID, std::set<std::string>> IncludedHip;
+  std::set<clang::FileID> Entered;
 };
 
 } // namespace cu2dcu
