@@ -71,9 +71,13 @@ std::vector<std::string> keepPortableFlags(const std::vector<std::string> &Comma
 
 std::vector<std::string> cudaParseArgs(const CudaToolchain &Toolchain, const std::string &File,
                                        const std::vector<std::string> &UserArgs) {
-  std::vector<std::string> Args = {"clang++", "-fsyntax-only", "-x", "cuda", "--cuda-host-only",
-                                   "-nocudalib", "--cuda-gpu-arch=sm_90", "-std=c++17",
-                                   "-Wno-unknown-cuda-version", "-ferror-limit=0", "-w"};
+  // argv[0] must be the installed clang++: the driver derives the resource
+  // directory from it, and without lib/clang/22/include/cuda_wrappers CUDA
+  // code that uses placement new (Thrust, CUB) does not parse.
+  std::vector<std::string> Args = {CU2DCU_CLANG_EXECUTABLE, "-fsyntax-only", "-x", "cuda",
+                                   "--cuda-host-only", "-nocudalib", "--cuda-gpu-arch=sm_90",
+                                   "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
+                                   "-w"};
   if (Toolchain.found()) {
     Args.push_back("--cuda-path=" + Toolchain.CudaPath);
     // CUDA 13 moved CUB/Thrust/libcu++ here.
