@@ -61,6 +61,10 @@ cl::opt<bool> Quiet("quiet", cl::desc("Print only errors"), cl::cat(Category));
 cl::opt<bool> Progress("progress", cl::desc("Show a progress line (default: on a terminal "
                                             "outside CI)"),
                        cl::cat(Category));
+cl::opt<bool> TimeReport("time-report",
+                         cl::desc("Print the time spent per stage (discover, maps, pch, parse, "
+                                  "match, rewrite, write, report) on stderr"),
+                         cl::cat(Category));
 cl::opt<ModeChoice> Mode("mode", cl::desc("How files are parsed"),
                          cl::values(clEnumValN(ModeChoice::Auto, "auto",
                                                "AST, falling back to lexical per file"),
@@ -174,6 +178,8 @@ int run(int Argc, const char **Argv) {
   if (OutputPath.empty() && !DryRun && !ShowDiff)
     return usageError("no output: give -o, or --dry-run / --diff to translate without writing");
 
+  const auto RunStart = std::chrono::steady_clock::now(); // --time-report
+  StageClock MapsClock;
   ApiMap Map;
   Map.loadDirectory(MappingsDir);
   for (const std::string &Extra : ExtraMaps)
@@ -184,6 +190,7 @@ int run(int Argc, const char **Argv) {
                    << (Issue.IsError ? "error: " : "note: ") << Issue.Message << "\n";
   if (Map.hasErrors())
     return usageError("the API maps have errors; nothing was translated");
+  const StageTime MapsTime = MapsClock.stop();
 
   std::optional<Baseline> Known;
   if (!BaselinePath.empty()) {
@@ -201,7 +208,9 @@ int run(int Argc, const char **Argv) {
   if (Inputs.size() > 1 && !OutputPath.empty() && !DryRun && llvm::sys::fs::exists(OutputPath) &&
       !llvm::sys::fs::is_directory(OutputPath))
     return usageError("-o '" + OutputPath + "' must be a directory for several inputs");
+  StageClock DiscoverClock;
   auto Found = discoverInputs(Request);
+  const StageTime DiscoverTime = DiscoverClock.stop(0);
   if (!Found)
     return usageError(llvm::toString(Found.takeError()));
   if (Inputs.size() == 1 && llvm::sys::fs::is_directory(Inputs.front()) && !OutputPath.empty() &&
@@ -232,9 +241,14 @@ int run(int Argc, const char **Argv) {
         return ExitFindings;
       }
 
+  Run.Times[Stage::Maps] += MapsTime;
+  Run.Times[Stage::Discover] += DiscoverTime;
+  StageClock WriteClock;
   std::vector<WriteFailure> WriteFailures;
   if (!DryRun && !OutputPath.empty())
     WriteFailures = writeOutputs(Run);
+  Run.Times[Stage::Write] += WriteClock.stop(DryRun || OutputPath.empty() ? 0 : Run.Files.size());
+  StageClock ReportClock;
 
   if (ShowDiff) {
     std::string Error;
@@ -298,6 +312,10 @@ int run(int Argc, const char **Argv) {
       llvm::errs() << "  gate: failed: " << Reason << "\n";
   } else {
     printDiagnostics(Run, llvm::errs(), &States.Baselined, Severity::Error);
+  }
+  if (TimeReport) {
+    Run.Times[Stage::Report] += ReportClock.stop();
+    printTimeReport(Run.Times, Jobs, RunStart, llvm::errs());
   }
   if (!ReportError.empty())
     return usageError(ReportError);
