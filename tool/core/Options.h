@@ -3,6 +3,10 @@
 
 #include "mapping/ApiMap.h"
 
+#include <memory>
+#include <set>
+#include <string>
+
 namespace cu2dcu {
 
 struct TranslationOptions {
@@ -12,6 +16,10 @@ struct TranslationOptions {
   bool KeepLaunchSyntax = false;
   /// Apply the fixes that wave64 checks mark as safe.
   bool FixWave64 = false;
+  /// Macros the project itself defines (#define NAME in any input file): the
+  /// lexical pass does not report them as unmapped CUDA names, and a launch
+  /// written as their argument counts as a statement. Filled by the driver.
+  std::shared_ptr<const std::set<std::string>> ProjectMacros;
 };
 
 } // namespace cu2dcu

@@ -1,9 +1,11 @@
 #include "lexical/LexicalTranslator.h"
 
+#include "core/Options.h"
 #include "lexical/EntryTranslation.h"
 #include "lexical/LaunchRewrite.h"
 #include "lexical/RawTokens.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace cu2dcu {
@@ -12,21 +14,136 @@ namespace {
 
 using clang::tok::TokenKind;
 namespace tok = clang::tok;
+using TokenList = std::vector<RawToken>;
 
-std::string spelling(const std::string &Text, const RawToken &T) {
-  return Text.substr(T.Offset, T.Length);
-}
+/// Bounds on the look-around of the heuristics below, so that pathological
+/// input (a megabyte of '<') stays linear.
+constexpr int LookLimit = 4096;
+constexpr size_t TemplateLookLimit = 512;
 
 bool isOpen(TokenKind K) { return K == tok::l_paren || K == tok::l_square || K == tok::l_brace; }
 bool isClose(TokenKind K) { return K == tok::r_paren || K == tok::r_square || K == tok::r_brace; }
+TokenKind closerOf(TokenKind K) {
+  return K == tok::l_paren ? tok::r_paren : K == tok::l_square ? tok::r_square : tok::r_brace;
+}
+TokenKind openerOf(TokenKind K) {
+  return K == tok::r_paren ? tok::l_paren : K == tok::r_square ? tok::l_square : tok::l_brace;
+}
 
-/// End of the line holding Offset, past its newline (and any continuation).
+/// Number of '>' characters of a token of the '>' family, else 0.
+unsigned greaterCount(TokenKind K) {
+  switch (K) {
+  case tok::greater:
+    return 1;
+  case tok::greatergreater:
+    return 2;
+  case tok::greatergreatergreater:
+    return 3;
+  default:
+    return 0;
+  }
+}
+
+/// Words after which an identifier is an operand, not a name being declared.
+bool isExpressionKeyword(const std::string &S) {
+  static const std::set<std::string> Words = {
+      "return", "case",  "else",   "do",       "throw",     "new",      "delete",
+      "sizeof", "alignof", "goto", "co_return", "co_yield", "co_await", "defined",
+      "not",    "and",   "or",     "xor",      "bitand",    "bitor",    "compl",
+      "not_eq", "and_eq", "or_eq", "xor_eq",   "typeid",    "decltype", "noexcept",
+      "static_assert", "if", "while", "for", "switch", "template", "typename", "operator"};
+  return Words.count(S) != 0;
+}
+
+class Pass {
+public:
+  Pass(const ApiMap &Map, const TranslationOptions &Options, const std::string &Text,
+       const std::string &Path, FileFindings &Out, std::set<std::string> &IncludedHip)
+      : Map(Map), Options(Options), Text(Text), Path(Path), Out(Out), IncludedHip(IncludedHip) {}
+
+  void run(unsigned Begin, unsigned End);
+
+private:
+  std::string spelling(const RawToken &T) const { return cleanSpelling(Text, T); }
+  bool isWord(const TokenList &T, int I, const char *Word) const {
+    return I >= 0 && size_t(I) < T.size() && T[I].Kind == tok::raw_identifier &&
+           spelling(T[I]) == Word;
+  }
+  bool isProjectMacro(const std::string &Name) const {
+    return LocalMacros.count(Name) ||
+           (Options.ProjectMacros && Options.ProjectMacros->count(Name));
+  }
+
+  void directive(const TokenList &T, size_t First, size_t Last);
+  void include(const TokenList &T, size_t First, size_t Last);
+  void code(const TokenList &T);
+  void name(const TokenList &T, size_t I);
+  void symbolArgument(const TokenList &T, size_t I, const ApiEntry &Entry);
+  void launchBounds(const TokenList &T, size_t I);
+  std::vector<std::pair<size_t, size_t>> arguments(const TokenList &T, size_t Open) const;
+  void launch(const TokenList &T, size_t I);
+
+  int matchForward(const TokenList &T, size_t Open) const;
+  int matchBackward(const TokenList &T, size_t Close) const;
+  bool opensTemplate(const TokenList &T, size_t Less, bool InLaunchConfig) const;
+  size_t greaterRunEnd(const TokenList &T, size_t I, unsigned &Chars) const;
+  int calleeBegin(const TokenList &T, int Open, bool &Templated) const;
+  int launchConfig(const TokenList &T, size_t Open, LaunchSite &Site, size_t &ArgsOpen) const;
+  bool standsAsStatement(const TokenList &T, int Begin, int CallClose) const;
+  bool isDeclaredHere(const TokenList &T, size_t I) const;
+
+  const ApiMap &Map;
+  const TranslationOptions &Options;
+  const std::string &Text;
+  const std::string &Path;
+  FileFindings &Out;
+  std::set<std::string> &IncludedHip;
+  std::set<std::string> LocalMacros;   // #defined in this range
+  std::set<std::string> DeclaredNames; // declared by the user in this range
+};
+
+/// Offset just past the line that holds Offset: past its newline, following
+/// line continuations and block comments that start on it.
 unsigned lineEnd(const std::string &Text, unsigned Offset) {
   while (Offset < Text.size()) {
-    if (Text[Offset] == '\n' && (Offset == 0 || Text[Offset - 1] != '\\'))
+    char C = Text[Offset];
+    if (C == '\\') {
+      unsigned J = Offset + 1;
+      while (J < Text.size() && (Text[J] == ' ' || Text[J] == '\t'))
+        ++J;
+      if (J < Text.size() && Text[J] == '\r')
+        ++J;
+      if (J < Text.size() && Text[J] == '\n') {
+        Offset = J + 1;
+        continue;
+      }
+    } else if (C == '/' && Offset + 1 < Text.size() && Text[Offset + 1] == '*') {
+      size_t Close = Text.find("*/", Offset + 2);
+      Offset = Close == std::string::npos ? Text.size() : unsigned(Close + 2);
+      continue;
+    } else if (C == '/' && Offset + 1 < Text.size() && Text[Offset + 1] == '/') {
+      // A line comment runs to the end of the line (continuations included).
+      while (Offset < Text.size() && Text[Offset] != '\n')
+        ++Offset;
+      if (Offset > 0 && Offset < Text.size() &&
+          (Text[Offset - 1] == '\\' ||
+           (Text[Offset - 1] == '\r' && Offset > 1 && Text[Offset - 2] == '\\'))) {
+        ++Offset;
+        continue;
+      }
+      continue;
+    } else if (C == '\n') {
       return Offset + 1;
+    }
     ++Offset;
   }
+  return Offset;
+}
+
+/// Start of the physical line holding Offset.
+unsigned lineBegin(const std::string &Text, unsigned Offset) {
+  while (Offset > 0 && Text[Offset - 1] != '\n')
+    --Offset;
   return Offset;
 }
 
@@ -34,102 +151,601 @@ struct IncludeDirective {
   std::string Header;
   unsigned HeaderOffset = 0; // the name with its <> or ""
   unsigned HeaderLength = 0;
-  unsigned LineEnd = 0; // past the newline
+  unsigned LineBegin = 0; // the directive's whole line(s), newline included
+  unsigned LineEnd = 0;
 };
 
-/// The #include directive starting at Tokens[I] ('#'), if it is one.
-std::optional<IncludeDirective> parseInclude(const std::string &Text,
-                                             const std::vector<RawToken> &Tokens, size_t I) {
-  const RawToken &Hash = Tokens[I];
-  if (Hash.Kind != tok::hash || !Hash.StartsLine || I + 1 >= Tokens.size() ||
-      Tokens[I + 1].Kind != tok::raw_identifier || spelling(Text, Tokens[I + 1]) != "include")
+/// The #include (#include_next, #import) directive in T[First, Last), whose
+/// first token is the '#', when it names a header literally.
+std::optional<IncludeDirective> parseInclude(const std::string &Text, const TokenList &T,
+                                             size_t First, size_t Last) {
+  if (First + 2 >= Last || T[First + 1].Kind != tok::raw_identifier)
+    return std::nullopt;
+  std::string Kind = cleanSpelling(Text, T[First + 1]);
+  if (Kind != "include" && Kind != "include_next" && Kind != "import")
     return std::nullopt;
   IncludeDirective D;
-  D.LineEnd = lineEnd(Text, Hash.Offset);
-  size_t Open = Text.find_first_of("<\"", Tokens[I + 1].Offset + Tokens[I + 1].Length);
-  if (Open == std::string::npos || Open >= D.LineEnd)
-    return std::nullopt;
-  size_t Close = Text.find(Text[Open] == '<' ? '>' : '"', Open + 1);
-  if (Close == std::string::npos || Close >= D.LineEnd)
-    return std::nullopt;
-  D.Header = Text.substr(Open + 1, Close - Open - 1);
-  D.HeaderOffset = Open;
-  D.HeaderLength = Close + 1 - Open;
+  size_t I = First + 2;
+  D.HeaderOffset = T[I].Offset;
+  if (T[I].Kind == tok::string_literal && !T[I].NeedsCleaning && T[I].Length >= 2) {
+    D.HeaderLength = T[I].Length;
+    D.Header = Text.substr(D.HeaderOffset + 1, T[I].Length - 2);
+  } else if (T[I].Kind == tok::less) {
+    size_t Close = I + 1;
+    while (Close < Last && T[Close].Kind != tok::greater)
+      ++Close;
+    if (Close >= Last)
+      return std::nullopt;
+    D.HeaderLength = T[Close].Offset + 1 - D.HeaderOffset;
+    D.Header = Text.substr(D.HeaderOffset + 1, D.HeaderLength - 2);
+  } else {
+    return std::nullopt; // #include MACRO
+  }
+  D.LineBegin = lineBegin(Text, T[First].Offset);
+  D.LineEnd = lineEnd(Text, T[Last - 1].Offset + T[Last - 1].Length);
   return D;
 }
 
-/// Index of the first token of the kernel expression that ends right before
-/// Tokens[Open] ('<<<'), or -1. Sets Templated when it has template arguments.
-int findCalleeBegin(const std::vector<RawToken> &Tokens, int Open,
-                    bool &Templated) {
-  int I = Open - 1;
-  Templated = false;
-  if (I < 0)
-    return -1;
-  if (Tokens[I].Kind == tok::greater || Tokens[I].Kind == tok::greatergreater) {
-    int Depth = 0;
-    for (; I >= 0; --I) {
-      TokenKind K = Tokens[I].Kind;
-      if (K == tok::greater)
-        ++Depth;
-      else if (K == tok::greatergreater)
-        Depth += 2;
-      else if (K == tok::less)
-        --Depth;
-      else if (K == tok::semi || K == tok::l_brace || K == tok::r_brace)
-        return -1;
-      if (Depth == 0)
-        break;
-    }
-    if (I <= 0)
-      return -1;
-    Templated = true;
-    --I;
-  } else if (Tokens[I].Kind == tok::r_paren) {
-    int Depth = 0;
-    for (; I >= 0; --I) {
-      if (Tokens[I].Kind == tok::r_paren)
-        ++Depth;
-      else if (Tokens[I].Kind == tok::l_paren && --Depth == 0)
-        return I;
-    }
-    return -1;
-  }
-  if (Tokens[I].Kind != tok::raw_identifier)
-    return -1;
-  while (I >= 2 && Tokens[I - 1].Kind == tok::coloncolon && Tokens[I - 2].Kind == tok::raw_identifier)
-    I -= 2;
-  if (I >= 1 && Tokens[I - 1].Kind == tok::coloncolon)
-    --I;
-  return I;
+/// End (one past) of the directive starting at the '#' T[First].
+size_t directiveEnd(const TokenList &T, size_t First) {
+  size_t Last = First + 1;
+  while (Last < T.size() && !T[Last].StartsLine)
+    ++Last;
+  return Last;
 }
 
-/// Fills Site's config arguments from the tokens after '<<<' at Open and
-/// returns the index of the matching '>>>', or -1 when the launch is not well
-/// formed in the raw token stream.
-int parseLaunchConfig(const std::vector<RawToken> &Tokens, int Open, LaunchSite &Site) {
-  int Depth = 0;
-  size_t ArgFirst = Open + 1;
-  for (size_t I = Open + 1; I < Tokens.size(); ++I) {
-    TokenKind K = Tokens[I].Kind;
-    if (isOpen(K)) {
-      ++Depth;
+void Pass::run(unsigned Begin, unsigned End) {
+  TokenList Tokens = lexRaw(Text, Begin, End);
+  // Split directives from code. A directive runs from '#' at the start of a
+  // line to the next token that starts a line (comments and continuations
+  // do not end it, as in the preprocessor).
+  TokenList Code;
+  Code.reserve(Tokens.size());
+  std::vector<std::pair<size_t, size_t>> Directives;
+  for (size_t I = 0; I < Tokens.size(); ++I) {
+    if (Tokens[I].Kind == tok::hash && Tokens[I].StartsLine) {
+      size_t Last = directiveEnd(Tokens, I);
+      Directives.push_back({I, Last});
+      if (isWord(Tokens, I + 1, "define") && I + 2 < Last &&
+          Tokens[I + 2].Kind == tok::raw_identifier)
+        LocalMacros.insert(spelling(Tokens[I + 2]));
+      I = Last - 1;
+      continue;
+    }
+    Code.push_back(Tokens[I]);
+  }
+  // Names the user declares here are the user's, not CUDA's to report.
+  for (size_t I = 0; I < Code.size(); ++I)
+    if (Code[I].Kind == tok::raw_identifier && isDeclaredHere(Code, I))
+      DeclaredNames.insert(spelling(Code[I]));
+  for (const auto &[First, Last] : Directives)
+    directive(Tokens, First, Last);
+  code(Code);
+}
+
+void Pass::directive(const TokenList &T, size_t First, size_t Last) {
+  if (First + 1 >= Last || T[First + 1].Kind != tok::raw_identifier)
+    return;
+  std::string Kind = spelling(T[First + 1]);
+  if (Kind == "include" || Kind == "include_next" || Kind == "import") {
+    include(T, First, Last);
+  } else if (Kind == "if" || Kind == "elif" || Kind == "ifdef" || Kind == "ifndef" ||
+             Kind == "elifdef" || Kind == "elifndef") {
+    TokenList Condition(T.begin() + First + 2, T.begin() + Last);
+    for (size_t I = 0; I < Condition.size(); ++I)
+      if (Condition[I].Kind == tok::raw_identifier)
+        name(Condition, I);
+  } else if (Kind == "define" && First + 2 < Last) {
+    // The body follows the name and, for a function-like macro, the
+    // parameter list (a '(' right after the name, without space).
+    size_t Body = First + 3;
+    const RawToken &Name = T[First + 2];
+    if (Body < Last && T[Body].Kind == tok::l_paren && T[Body].Offset == Name.Offset + Name.Length) {
+      while (Body < Last && T[Body].Kind != tok::r_paren)
+        ++Body;
+      ++Body;
+    }
+    if (Body < Last)
+      code(TokenList(T.begin() + Body, T.begin() + Last));
+  }
+  // #undef, #pragma, #error, #warning, #line: left as written.
+}
+
+void Pass::include(const TokenList &T, size_t First, size_t Last) {
+  if (auto D = parseInclude(Text, T, First, Last))
+    translateInclude(Map, D->Header, D->HeaderOffset, D->HeaderLength, D->LineBegin, D->LineEnd,
+                     Text, Path, Options, Out, IncludedHip);
+}
+
+void Pass::code(const TokenList &T) {
+  for (size_t I = 0; I < T.size(); ++I) {
+    if (T[I].Kind == tok::lesslessless)
+      launch(T, I);
+    else if (T[I].Kind == tok::raw_identifier)
+      name(T, I);
+  }
+}
+
+/// Whether the identifier at I is being declared: `TYPE NAME =`, `TYPE
+/// NAME(`, ... A declaration of a name the maps know is the user's own
+/// (a polyfill, a parameter, a lambda), which the AST mode leaves alone too.
+bool Pass::isDeclaredHere(const TokenList &T, size_t I) const {
+  if (I == 0 || I + 1 >= T.size() || T[I - 1].Kind != tok::raw_identifier)
+    return false;
+  switch (T[I + 1].Kind) {
+  case tok::l_paren:
+  case tok::equal:
+  case tok::semi:
+  case tok::l_square:
+  case tok::l_brace:
+  case tok::comma:
+  case tok::r_paren:
+    break;
+  default:
+    return false;
+  }
+  return !isExpressionKeyword(spelling(T[I - 1]));
+}
+
+void Pass::name(const TokenList &T, size_t I) {
+  // Member names (prop.major) are not APIs.
+  if (I > 0 && (T[I - 1].Kind == tok::period || T[I - 1].Kind == tok::arrow))
+    return;
+  std::string Name = spelling(T[I]);
+  if (Name == "__launch_bounds__") {
+    launchBounds(T, I);
+    return;
+  }
+  const ApiEntry *Entry = Map.lookup(Name);
+  // A name qualified by a scope the maps do not know (mylib::cudaMalloc) is
+  // the user's; CUDA's own names live in the global namespace.
+  if (I > 0 && T[I - 1].Kind == tok::coloncolon && I > 1 && T[I - 2].Kind == tok::raw_identifier) {
+    std::string Scope = spelling(T[I - 2]);
+    if (!Map.lookup(Scope) && !Map.lookup(Scope + "::"))
+      return;
+  }
+  if (Entry && Entry->Kind == EntryKind::Namespace)
+    return;
+  if (Entry) {
+    // A declaration of a mapped name is the user's own (a polyfill, a
+    // parameter, a lambda), and so are the uses in this range of a plain
+    // word the user declares here (auto ballot = ...; ballot();).
+    if (isDeclaredHere(T, I) || (DeclaredNames.count(Name) && !looksLikeCudaName(Name)))
+      return;
+    translateUse(*Entry, T[I].Offset, T[I].Length, Text, Path, Options, Out);
+    if (Entry->SymbolArg && Entry->isSupported())
+      symbolArgument(T, I, *Entry);
+    return;
+  }
+  if (looksLikeCudaName(Name) && !isProjectMacro(Name) && !DeclaredNames.count(Name))
+    addFinding(Out, Text, Path, T[I].Offset, check_ids::Unmapped, Severity::Warning,
+               "'" + Name + "' looks like a CUDA API but no map entry covers it; left unchanged");
+}
+
+/// The arguments of the call whose '(' is T[Open], as token index ranges
+/// [first, last], split at top-level commas (brackets and template
+/// arguments nest); nothing when the parentheses do not close.
+std::vector<std::pair<size_t, size_t>> Pass::arguments(const TokenList &T, size_t Open) const {
+  std::vector<std::pair<size_t, size_t>> Args;
+  int Close = matchForward(T, Open);
+  if (Close < 0)
+    return Args;
+  std::vector<TokenKind> Stack;
+  size_t First = Open + 1;
+  for (size_t J = Open + 1; J <= size_t(Close); ++J) {
+    TokenKind K = T[J].Kind;
+    if (J == size_t(Close) || (Stack.empty() && K == tok::comma)) {
+      if (J > First)
+        Args.push_back({First, J - 1});
+      First = J + 1;
+    } else if (isOpen(K)) {
+      Stack.push_back(K);
     } else if (isClose(K)) {
-      if (--Depth < 0)
+      while (!Stack.empty() && Stack.back() == tok::less)
+        Stack.pop_back();
+      if (!Stack.empty())
+        Stack.pop_back();
+    } else if (K == tok::less && opensTemplate(T, J, false)) {
+      Stack.push_back(tok::less);
+    } else if (unsigned N = greaterCount(K)) {
+      for (; N && !Stack.empty() && Stack.back() == tok::less; --N)
+        Stack.pop_back();
+    }
+  }
+  return Args;
+}
+
+void Pass::symbolArgument(const TokenList &T, size_t I, const ApiEntry &Entry) {
+  if (I + 1 >= T.size() || T[I + 1].Kind != tok::l_paren)
+    return;
+  auto Args = arguments(T, I + 1);
+  if (*Entry.SymbolArg >= Args.size())
+    return;
+  const RawToken &A = T[Args[*Entry.SymbolArg].first], &B = T[Args[*Entry.SymbolArg].second];
+  if (Text.compare(A.Offset, 10, "HIP_SYMBOL") == 0)
+    return;
+  Out.Edits.push_back({A.Offset, 0, "HIP_SYMBOL(", "symbol", Entry.Cuda});
+  Out.Edits.push_back({B.Offset + B.Length, 0, ")", "symbol-syntax", ""});
+}
+
+/// __launch_bounds__(maxThreads, minBlocks): HIP reads the second argument
+/// as minimum waves per execution unit; it is removed, as in the AST mode.
+void Pass::launchBounds(const TokenList &T, size_t I) {
+  if (I + 1 >= T.size() || T[I + 1].Kind != tok::l_paren)
+    return;
+  auto Args = arguments(T, I + 1);
+  if (Args.size() != 2)
+    return;
+  const RawToken &MaxLast = T[Args[0].second];
+  const RawToken &MinFirst = T[Args[1].first], &MinLast = T[Args[1].second];
+  unsigned MaxEnd = MaxLast.Offset + MaxLast.Length, MinEnd = MinLast.Offset + MinLast.Length;
+  std::string Removed = Text.substr(MinFirst.Offset, MinEnd - MinFirst.Offset);
+  Out.Edits.push_back({MaxEnd, MinEnd - MaxEnd, "", "launch-bounds", "__launch_bounds__"});
+  addFinding(Out, Text, Path, MinFirst.Offset, check_ids::LaunchBounds, Severity::Warning,
+             "removed __launch_bounds__ argument '" + Removed +
+                 "': CUDA reads it as minimum blocks per SM, HIP as minimum waves per "
+                 "execution unit, whose register cap can force spills on AMD");
+}
+
+/// Index of the bracket closing the one at Open, or -1. A ';' outside braces
+/// (a lambda body) ends the search: brackets never span statements, and the
+/// search stays linear on unbalanced input.
+int Pass::matchForward(const TokenList &T, size_t Open) const {
+  std::vector<TokenKind> Stack{T[Open].Kind};
+  unsigned Braces = T[Open].Kind == tok::l_brace;
+  for (size_t J = Open + 1; J < T.size(); ++J) {
+    TokenKind K = T[J].Kind;
+    if (isOpen(K)) {
+      Stack.push_back(K);
+      Braces += K == tok::l_brace;
+    } else if (isClose(K)) {
+      if (closerOf(Stack.back()) != K)
         return -1;
-    } else if (Depth == 0 && (K == tok::comma || K == tok::greatergreatergreater)) {
-      if (ArgFirst == I)
-        return -1; // empty argument
-      const RawToken &Last = Tokens[I - 1];
-      Site.ConfigArgs.push_back({Tokens[ArgFirst].Offset, Last.Offset + Last.Length});
-      ArgFirst = I + 1;
-      if (K == tok::greatergreatergreater)
-        return Site.ConfigArgs.size() >= 2 && Site.ConfigArgs.size() <= 4 ? int(I) : -1;
-    } else if (K == tok::semi || K == tok::lesslessless) {
+      Braces -= K == tok::r_brace;
+      Stack.pop_back();
+      if (Stack.empty())
+        return int(J);
+    } else if (K == tok::semi && Braces == 0) {
       return -1;
     }
   }
   return -1;
+}
+
+int Pass::matchBackward(const TokenList &T, size_t Close) const {
+  std::vector<TokenKind> Stack{T[Close].Kind};
+  for (int J = int(Close) - 1; J >= 0 && int(Close) - J < LookLimit; --J) {
+    if (isClose(T[J].Kind)) {
+      Stack.push_back(T[J].Kind);
+    } else if (isOpen(T[J].Kind)) {
+      if (openerOf(Stack.back()) != T[J].Kind)
+        return -1;
+      Stack.pop_back();
+      if (Stack.empty())
+        return J;
+    }
+  }
+  return -1;
+}
+
+/// End (one past) of the run of adjacent '>' tokens starting at I; Chars gets
+/// the number of '>' characters in it.
+size_t Pass::greaterRunEnd(const TokenList &T, size_t I, unsigned &Chars) const {
+  Chars = 0;
+  size_t J = I;
+  while (J < T.size() && greaterCount(T[J].Kind) && !T[J].NeedsCleaning &&
+         (J == I || T[J].Offset == T[J - 1].Offset + T[J - 1].Length)) {
+    Chars += greaterCount(T[J].Kind);
+    ++J;
+  }
+  return J;
+}
+
+/// Whether the '<' at Less opens template arguments: it follows a name and a
+/// matching '>' comes before anything that cannot appear in template
+/// arguments (';', '&&', '?', an unbalanced bracket). In a launch
+/// configuration the last three '>' of a run followed by '(' are the '>>>'.
+bool Pass::opensTemplate(const TokenList &T, size_t Less, bool InLaunchConfig) const {
+  if (Less == 0 || T[Less - 1].Kind != tok::raw_identifier ||
+      isExpressionKeyword(spelling(T[Less - 1])))
+    return false;
+  unsigned Angles = 1;
+  std::vector<TokenKind> Stack;
+  for (size_t J = Less + 1; J < T.size() && J - Less < TemplateLookLimit; ++J) {
+    TokenKind K = T[J].Kind;
+    if (isOpen(K)) {
+      Stack.push_back(K);
+      continue;
+    }
+    if (isClose(K)) {
+      if (Stack.empty() || closerOf(Stack.back()) != K)
+        return false;
+      Stack.pop_back();
+      continue;
+    }
+    if (!Stack.empty())
+      continue;
+    if (K == tok::less) {
+      if (T[J - 1].Kind == tok::raw_identifier)
+        ++Angles;
+      continue;
+    }
+    if (greaterCount(K)) {
+      unsigned Chars;
+      size_t RunEnd = greaterRunEnd(T, J, Chars);
+      unsigned Available = Chars;
+      bool HoldsLaunchClose = InLaunchConfig && Chars >= 3 && RunEnd < T.size() &&
+                              T[RunEnd].Kind == tok::l_paren;
+      if (HoldsLaunchClose)
+        Available = Chars - 3;
+      if (Available >= Angles)
+        return true;
+      if (HoldsLaunchClose)
+        return false;
+      Angles -= Available;
+      J = RunEnd - 1;
+      continue;
+    }
+    switch (K) {
+    case tok::semi:
+    case tok::ampamp:
+    case tok::pipepipe:
+    case tok::question:
+    case tok::lesslessless:
+    case tok::greaterequal:
+    case tok::greatergreaterequal:
+    case tok::equal:
+      return false;
+    default:
+      break;
+    }
+  }
+  return false;
+}
+
+/// Index of the first token of the kernel expression that ends right before
+/// T[Open] ('<<<'), or -1. Templated is set when the kernel is named with
+/// template arguments (k<T>), which the macro needs parenthesised.
+int Pass::calleeBegin(const TokenList &T, int Open, bool &Templated) const {
+  Templated = false;
+  int I = Open - 1;
+  auto SkipTemplateArgs = [&](int From) -> int {
+    // From is the last '>' token of the arguments; returns the '<' index.
+    int Depth = 0;
+    std::vector<TokenKind> Parens;
+    for (int J = From; J >= 0 && From - J < LookLimit; --J) {
+      TokenKind K = T[J].Kind;
+      if (isClose(K)) {
+        Parens.push_back(K);
+      } else if (isOpen(K)) {
+        if (Parens.empty() || openerOf(Parens.back()) != K)
+          return -1;
+        Parens.pop_back();
+      } else if (!Parens.empty()) {
+        continue;
+      } else if (unsigned N = greaterCount(K)) {
+        Depth += N;
+      } else if (K == tok::less) {
+        if (--Depth == 0)
+          return J;
+        if (Depth < 0)
+          return -1;
+      } else if (K == tok::semi || K == tok::lesslessless) {
+        return -1;
+      }
+    }
+    return -1;
+  };
+  if (I < 0)
+    return -1;
+  if (greaterCount(T[I].Kind)) {
+    int Less = SkipTemplateArgs(I);
+    if (Less <= 0)
+      return -1;
+    Templated = true;
+    I = Less - 1;
+  } else if (T[I].Kind == tok::r_paren) {
+    return matchBackward(T, I); // (*kernelPointer)<<<...>>>
+  } else if (T[I].Kind == tok::r_square) {
+    int L = matchBackward(T, I); // kernels[i]<<<...>>>
+    if (L <= 0)
+      return -1;
+    I = L - 1;
+  }
+  if (T[I].Kind != tok::raw_identifier || isExpressionKeyword(spelling(T[I])))
+    return -1;
+  // Qualifiers and member access: ns::k, ns::template k<T>, A<int>::k, obj.k.
+  while (I >= 2) {
+    TokenKind Sep = T[I - 1].Kind;
+    if (Sep == tok::raw_identifier && spelling(T[I - 1]) == "template" &&
+        T[I - 2].Kind == tok::coloncolon) {
+      --I;
+      continue;
+    }
+    if (Sep != tok::coloncolon && Sep != tok::period && Sep != tok::arrow)
+      break;
+    int Q = I - 2;
+    if (greaterCount(T[Q].Kind)) {
+      int Less = SkipTemplateArgs(Q);
+      if (Less <= 0)
+        break;
+      Q = Less - 1;
+    }
+    if (Q < 0 || T[Q].Kind != tok::raw_identifier)
+      break;
+    I = Q;
+  }
+  if (I >= 1 && T[I - 1].Kind == tok::coloncolon)
+    --I;
+  return I;
+}
+
+/// Fills Site's configuration arguments from the tokens after the '<<<' at
+/// Open. Returns the index of the token holding the first '>' of the
+/// closing '>>>' (Site.CloseBegin is its byte offset) and sets ArgsOpen to
+/// the '(' of the call arguments; -1 when the launch is not well formed.
+int Pass::launchConfig(const TokenList &T, size_t Open, LaunchSite &Site, size_t &ArgsOpen) const {
+  std::vector<TokenKind> Stack;
+  size_t ArgFirst = Open + 1;
+  unsigned ArgEnd = 0; // end offset of the argument's last character so far
+  auto FinishArgument = [&](size_t NextFirst) {
+    if (ArgFirst >= T.size() || T[ArgFirst].Offset >= ArgEnd)
+      return false; // empty argument
+    Site.ConfigArgs.push_back({T[ArgFirst].Offset, ArgEnd});
+    ArgFirst = NextFirst;
+    return true;
+  };
+  for (size_t J = Open + 1; J < T.size(); ++J) {
+    TokenKind K = T[J].Kind;
+    if (isOpen(K)) {
+      Stack.push_back(K);
+    } else if (isClose(K)) {
+      while (!Stack.empty() && Stack.back() == tok::less)
+        Stack.pop_back(); // a '<' that was a comparison after all
+      if (Stack.empty() || closerOf(Stack.back()) != K)
+        return -1;
+      Stack.pop_back();
+    } else if (K == tok::less && opensTemplate(T, J, /*InLaunchConfig=*/
+                                               std::none_of(Stack.begin(), Stack.end(),
+                                                            [](TokenKind S) {
+                                                              return S != tok::less;
+                                                            }))) {
+      Stack.push_back(tok::less);
+    } else if (greaterCount(K)) {
+      unsigned Chars;
+      size_t RunEnd = greaterRunEnd(T, J, Chars);
+      bool OnlyAngles = std::none_of(Stack.begin(), Stack.end(),
+                                     [](TokenKind S) { return S != tok::less; });
+      if (!OnlyAngles) {
+        // A comparison or shift inside parentheses, or template arguments
+        // closed there.
+        for (unsigned N = Chars; N && !Stack.empty() && Stack.back() == tok::less; --N)
+          Stack.pop_back();
+        ArgEnd = T[RunEnd - 1].Offset + T[RunEnd - 1].Length;
+        J = RunEnd - 1;
+        continue;
+      }
+      bool FollowedByCall = RunEnd < T.size() && T[RunEnd].Kind == tok::l_paren;
+      unsigned Available = Chars >= 3 && FollowedByCall ? Chars - 3 : Chars;
+      unsigned Consumed = 0;
+      while (Consumed < Available && !Stack.empty()) {
+        Stack.pop_back();
+        ++Consumed;
+      }
+      if (Stack.empty() && FollowedByCall && Chars - Consumed == 3) {
+        if (Consumed)
+          ArgEnd = T[J].Offset + Consumed; // k<<<1, Block<N>>>>(...)
+        if (!FinishArgument(RunEnd))
+          return -1;
+        Site.CloseBegin = T[J].Offset + Consumed;
+        ArgsOpen = RunEnd;
+        return Site.ConfigArgs.size() >= 2 && Site.ConfigArgs.size() <= 4 ? int(J) : -1;
+      }
+      if (Chars >= 3 && Stack.empty() && Chars - Consumed >= 3)
+        return -1; // '>>>' not followed by the call arguments
+      ArgEnd = T[RunEnd - 1].Offset + T[RunEnd - 1].Length;
+      J = RunEnd - 1;
+      continue;
+    } else if (K == tok::comma && Stack.empty()) {
+      if (!FinishArgument(J + 1))
+        return -1;
+      continue;
+    } else if (K == tok::semi || K == tok::lesslessless) {
+      return -1;
+    }
+    ArgEnd = T[J].Offset + T[J].Length;
+  }
+  return -1;
+}
+
+/// Whether the launch spanning T[Begin..CallClose] is a whole expression
+/// statement, as the AST mode decides: hipLaunchKernelGGL is a statement, so
+/// a launch used as a value keeps its <<<>>> syntax.
+bool Pass::standsAsStatement(const TokenList &T, int Begin, int CallClose) const {
+  // Inside an argument of the project's own function-like macro
+  // (CHECK(k<<<...>>>(...))) the macro makes the launch a statement, as the
+  // AST sees after expansion; the argument ends at ')' or ','.
+  bool MacroArgument = false;
+  int Depth = 0;
+  for (int J = Begin - 1; J >= 0 && Begin - J < LookLimit; --J) {
+    if (isClose(T[J].Kind)) {
+      ++Depth;
+    } else if (isOpen(T[J].Kind) && Depth-- == 0) {
+      MacroArgument = T[J].Kind == tok::l_paren && J > 0 &&
+                      T[J - 1].Kind == tok::raw_identifier && isProjectMacro(spelling(T[J - 1]));
+      break;
+    }
+  }
+  size_t Next = size_t(CallClose) + 1;
+  const bool EndsStatement =
+      Next >= T.size() || T[Next].Kind == tok::semi ||
+      (MacroArgument && (T[Next].Kind == tok::r_paren || T[Next].Kind == tok::comma));
+  int P = Begin - 1;
+  if (P < 0)
+    return EndsStatement; // start of a macro body or of the range
+  switch (T[P].Kind) {
+  case tok::semi:
+  case tok::l_brace:
+  case tok::r_brace:
+    return EndsStatement;
+  case tok::colon: {
+    // A label or case: a statement; the ':' of a conditional: a value.
+    int Depth = 0;
+    for (int J = P - 1; J >= 0 && P - J < LookLimit; --J) {
+      TokenKind K = T[J].Kind;
+      if (isClose(K))
+        ++Depth;
+      else if (isOpen(K) && --Depth < 0)
+        break;
+      else if (Depth == 0 && (K == tok::semi || K == tok::l_brace || K == tok::r_brace))
+        break;
+      else if (Depth == 0 && K == tok::question)
+        return false;
+    }
+    return EndsStatement;
+  }
+  case tok::r_paren: {
+    int L = matchBackward(T, P);
+    if (L > 0 && (isWord(T, L - 1, "if") || isWord(T, L - 1, "while") ||
+                  isWord(T, L - 1, "for") || isWord(T, L - 1, "switch")))
+      return EndsStatement;
+    return false;
+  }
+  case tok::raw_identifier:
+    return (isWord(T, P, "else") || isWord(T, P, "do")) && EndsStatement;
+  case tok::l_paren:
+  case tok::comma:
+    return MacroArgument && EndsStatement;
+  default:
+    return false;
+  }
+}
+
+void Pass::launch(const TokenList &T, size_t I) {
+  if (Options.KeepLaunchSyntax)
+    return;
+  LaunchSite Site;
+  size_t ArgsOpen = 0;
+  int Callee = calleeBegin(T, int(I), Site.TemplatedCallee);
+  int Close = Callee >= 0 ? launchConfig(T, I, Site, ArgsOpen) : -1;
+  int CallClose = Close >= 0 ? matchForward(T, ArgsOpen) : -1;
+  if (CallClose < 0) {
+    addFinding(Out, Text, Path, T[I].Offset, check_ids::Launch, Severity::Warning,
+               "kernel launch not recognised; left as <<<...>>>");
+    return;
+  }
+  if (!standsAsStatement(T, Callee, CallClose)) {
+    addFinding(Out, Text, Path, T[I].Offset, check_ids::Launch, Severity::Note,
+               "launch used inside an expression kept as <<<...>>> (hipcc accepts it; "
+               "hipLaunchKernelGGL is a statement)");
+    return;
+  }
+  Site.CalleeBegin = T[Callee].Offset;
+  Site.CalleeEnd = T[I].Offset;
+  Site.OpenBegin = T[I].Offset;
+  Site.ArgsOpenEnd = T[ArgsOpen].Offset + 1;
+  Site.HasCallArgs = ArgsOpen + 1 < size_t(CallClose);
+  rewriteLaunch(Site, Text, Out);
 }
 
 } // namespace
@@ -140,12 +756,17 @@ bool LexicalTranslator::mentionsCuda(const std::string &Text) const {
     const RawToken &T = Tokens[I];
     if (T.Kind == tok::lesslessless)
       return true;
-    if (auto Include = parseInclude(Text, Tokens, I))
-      if (Map.lookupHeader(Include->Header))
-        return true;
+    // An #include counts only when the maps know the header.
+    if (T.Kind == tok::hash && T.StartsLine) {
+      size_t Last = directiveEnd(Tokens, I);
+      if (auto Include = parseInclude(Text, Tokens, I, Last))
+        if (Map.lookupHeader(Include->Header))
+          return true;
+      continue;
+    }
     if (T.Kind != tok::raw_identifier)
       continue;
-    std::string Name = spelling(Text, T);
+    std::string Name = cleanSpelling(Text, T);
     if (Map.lookup(Name) || looksLikeCudaName(Name) || Name == "__global__" ||
         Name == "__device__" || Name == "threadIdx")
       return true;
@@ -153,53 +774,19 @@ bool LexicalTranslator::mentionsCuda(const std::string &Text) const {
   return false;
 }
 
+void LexicalTranslator::collectMacroNames(const std::string &Text, std::set<std::string> &Names) {
+  std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
+  for (size_t I = 0; I + 2 < Tokens.size(); ++I)
+    if (Tokens[I].Kind == tok::hash && Tokens[I].StartsLine &&
+        Tokens[I + 1].Kind == tok::raw_identifier && cleanSpelling(Text, Tokens[I + 1]) == "define" &&
+        Tokens[I + 2].Kind == tok::raw_identifier)
+      Names.insert(cleanSpelling(Text, Tokens[I + 2]));
+}
+
 void LexicalTranslator::translateRange(const std::string &Text, unsigned Begin, unsigned End,
                                        const std::string &Path, FileFindings &Out,
                                        std::set<std::string> &IncludedHip) const {
-  std::vector<RawToken> Tokens = lexRaw(Text, Begin, End);
-  for (size_t I = 0; I < Tokens.size(); ++I) {
-    const RawToken &T = Tokens[I];
-    if (auto Include = parseInclude(Text, Tokens, I)) {
-      translateInclude(Map, Include->Header, Include->HeaderOffset, Include->HeaderLength,
-                       Tokens[I].Offset, Include->LineEnd, Text, Path, Options, Out, IncludedHip);
-      while (I + 1 < Tokens.size() && Tokens[I + 1].Offset < Include->LineEnd)
-        ++I;
-      continue;
-    }
-    if (T.Kind == tok::lesslessless && !Options.KeepLaunchSyntax) {
-      LaunchSite Site;
-      int Callee = findCalleeBegin(Tokens, I, Site.TemplatedCallee);
-      int Close = Callee >= 0 ? parseLaunchConfig(Tokens, I, Site) : -1;
-      if (Close >= 0 && size_t(Close) + 1 < Tokens.size() && Tokens[Close + 1].Kind == tok::l_paren) {
-        Site.CalleeBegin = Tokens[Callee].Offset;
-        Site.CalleeEnd = T.Offset;
-        Site.OpenBegin = T.Offset;
-        Site.CloseBegin = Tokens[Close].Offset;
-        Site.ArgsOpenEnd = Tokens[Close + 1].Offset + 1;
-        Site.HasCallArgs = size_t(Close) + 2 < Tokens.size() && Tokens[Close + 2].Kind != tok::r_paren;
-        rewriteLaunch(Site, Text, Out);
-        continue;
-      }
-      addFinding(Out, Text, Path, T.Offset, check_ids::Launch, Severity::Warning,
-                 "kernel launch not recognised; left as <<<...>>>");
-      continue;
-    }
-    if (T.Kind != tok::raw_identifier)
-      continue;
-    // Member names (prop.major) and declarations of the user's own are not APIs.
-    if (I > 0 && (Tokens[I - 1].Kind == tok::period || Tokens[I - 1].Kind == tok::arrow))
-      continue;
-    std::string Name = spelling(Text, T);
-    const ApiEntry *Entry = Map.lookup(Name);
-    if (Entry && Entry->Kind == EntryKind::Namespace &&
-        !(I + 1 < Tokens.size() && Tokens[I + 1].Kind == tok::coloncolon))
-      continue;
-    if (Entry)
-      translateUse(*Entry, T.Offset, T.Length, Text, Path, Options, Out);
-    else if (looksLikeCudaName(Name))
-      addFinding(Out, Text, Path, T.Offset, check_ids::Unmapped, Severity::Warning,
-                 "'" + Name + "' looks like a CUDA API but no map entry covers it; left unchanged");
-  }
+  Pass(Map, Options, Text, Path, Out, IncludedHip).run(Begin, End);
 }
 
 void LexicalTranslator::translateFile(const std::string &Text, const std::string &Path,

@@ -11,10 +11,36 @@ const clang::LangOptions &cudaLangOptions() {
     LO.CUDA = 1;
     LO.LineComment = 1;
     LO.Bool = 1;
+    LO.RawStringLiterals = 1;
     return LO;
   }();
   return Options;
 }
+
+namespace {
+/// Whether only blanks (and escaped newlines) separate Offset from the start
+/// of its line in Text.
+bool atLineStart(const std::string &Text, unsigned Offset) {
+  while (Offset > 0) {
+    char C = Text[Offset - 1];
+    if (C == '\n') {
+      // An escaped newline joins this line to the previous one.
+      unsigned P = Offset - 1;
+      if (P > 0 && Text[P - 1] == '\r')
+        --P;
+      if (P > 0 && Text[P - 1] == '\\') {
+        Offset = P - 1;
+        continue;
+      }
+      return true;
+    }
+    if (C != ' ' && C != '\t' && C != '\r' && C != '\f' && C != '\v')
+      return false;
+    --Offset;
+  }
+  return true;
+}
+} // namespace
 
 std::vector<RawToken> lexRaw(const std::string &Text, unsigned Begin, unsigned End) {
   std::vector<RawToken> Tokens;
@@ -27,14 +53,41 @@ std::vector<RawToken> lexRaw(const std::string &Text, unsigned Begin, unsigned E
   clang::Lexer Lex(Base, cudaLangOptions(), Slice.data(), Slice.data(), Slice.data() + Slice.size());
   Lex.SetCommentRetentionState(false);
   clang::Token Tok;
+  const bool SliceAtLineStart = atLineStart(Text, Begin);
   while (true) {
     Lex.LexFromRawLexer(Tok);
     if (Tok.is(clang::tok::eof))
       break;
     unsigned Offset = Begin + Tok.getLocation().getRawEncoding() - Base.getRawEncoding();
-    Tokens.push_back({Tok.getKind(), Offset, Tok.getLength(), Tok.isAtStartOfLine()});
+    // The lexer starts "at the beginning of a line"; for a slice that starts
+    // mid-line (a macro body) that is not true of its first token.
+    bool StartsLine = Tokens.empty() ? SliceAtLineStart : Tok.isAtStartOfLine();
+    Tokens.push_back({Tok.getKind(), Offset, Tok.getLength(), StartsLine, Tok.needsCleaning()});
   }
   return Tokens;
+}
+
+std::string cleanSpelling(const std::string &Text, const RawToken &T) {
+  std::string Raw = Text.substr(T.Offset, T.Length);
+  if (!T.NeedsCleaning)
+    return Raw;
+  std::string Clean;
+  Clean.reserve(Raw.size());
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    if (Raw[I] == '\\') {
+      size_t J = I + 1;
+      while (J < Raw.size() && (Raw[J] == ' ' || Raw[J] == '\t'))
+        ++J;
+      if (J < Raw.size() && Raw[J] == '\r')
+        ++J;
+      if (J < Raw.size() && Raw[J] == '\n') {
+        I = J;
+        continue;
+      }
+    }
+    Clean += Raw[I];
+  }
+  return Clean;
 }
 
 } // namespace cu2dcu

@@ -13,14 +13,20 @@ struct RawToken {
   clang::tok::TokenKind Kind;
   unsigned Offset;
   unsigned Length;
-  bool StartsLine;
+  bool StartsLine;   // first token of a physical line (comments count as space)
+  bool NeedsCleaning; // spelled with a line continuation (or trigraph) inside
 };
 
 /// Language options for lexing CUDA/HIP source: C++17 with the <<< >>> tokens.
 const clang::LangOptions &cudaLangOptions();
 
-/// Lexes Text[Begin, End) in raw mode; comments are skipped, literals kept
-/// as single tokens.
+/// Lexes Text[Begin, End) in raw mode; comments are skipped, literals
+/// (including raw strings) kept as single tokens. StartsLine of the first
+/// tokens is true only when they really start a line of Text.
 std::vector<RawToken> lexRaw(const std::string &Text, unsigned Begin, unsigned End);
+
+/// The spelling of a token as the compiler sees it: line continuations
+/// (backslash, optional spaces, newline) removed.
+std::string cleanSpelling(const std::string &Text, const RawToken &T);
 
 } // namespace cu2dcu
