@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <set>
 
 namespace cu2dcu {
@@ -171,9 +172,15 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
     std::vector<UnitOutcome> Outcomes(Wave.size());
     if (UseAst) {
       llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Settings.Jobs)));
+      std::mutex ProgressMutex;
+      size_t Done = 0;
       for (size_t W = 0; W < Wave.size(); ++W)
         Pool.async([&, W] {
           Outcomes[W] = translateUnit(Run.Files[Wave[W]].Input, Map, Settings, IsTranslated);
+          if (Settings.OnProgress) {
+            std::lock_guard<std::mutex> Lock(ProgressMutex);
+            Settings.OnProgress(++Done, Wave.size());
+          }
         });
       Pool.wait();
     }

@@ -11,6 +11,7 @@
 #include "mapping/ApiMap.h"
 #include "parse/CudaToolchain.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ struct RunSettings {
   TranslationOptions Translation;
   ModeChoice Mode = ModeChoice::Auto;
   unsigned Jobs = 1;
+  /// Called after each parsed translation unit (from worker threads, one call
+  /// at a time) with the number done and the number to parse in this wave.
+  std::function<void(size_t Done, size_t Total)> OnProgress;
   CudaToolchain Toolchain;
 };
 
