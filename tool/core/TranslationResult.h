@@ -11,7 +11,9 @@
 
 namespace cu2dcu {
 
-enum class ParseMode { Ast, Lexical, Copy };
+/// How a file was handled: parsed with the AST, translated lexically, copied,
+/// or read and found to hold nothing to translate (None).
+enum class ParseMode { Ast, Lexical, Copy, None };
 
 inline const char *parseModeName(ParseMode M) {
   switch (M) {
@@ -21,6 +23,8 @@ inline const char *parseModeName(ParseMode M) {
     return "lexical";
   case ParseMode::Copy:
     return "copy";
+  case ParseMode::None:
+    return "none";
   }
   return "?";
 }

@@ -1,5 +1,6 @@
 #include "driver/Translator.h"
 
+#include "driver/IsolatedParse.h"
 #include "driver/TranslateAction.h"
 #include "lexical/EntryTranslation.h"
 #include "lexical/LexicalTranslator.h"
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 
 namespace cu2dcu {
 
@@ -92,6 +94,48 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
   return Outcome;
 }
 
+/// A unit's outcome through the pipe of an isolated parse.
+std::string encodeOutcome(const UnitOutcome &O) {
+  std::string Out;
+  encodeU64(O.Parsed, Out);
+  for (const StageTime *T : {&O.Parse, &O.Match}) {
+    encodeDouble(T->Wall, Out);
+    encodeDouble(T->Cpu, Out);
+    encodeU64(T->Count, Out);
+  }
+  encodeResult(O.Result, Out);
+  return Out;
+}
+
+UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Display) {
+  UnitOutcome O;
+  size_t Pos = 0;
+  uint64_t Parsed = 0, Count = 0;
+  bool Ok = Isolated.Ok && decodeU64(Isolated.Payload, Pos, Parsed);
+  for (StageTime *T : {&O.Parse, &O.Match}) {
+    Ok = Ok && decodeDouble(Isolated.Payload, Pos, T->Wall) &&
+         decodeDouble(Isolated.Payload, Pos, T->Cpu) && decodeU64(Isolated.Payload, Pos, Count);
+    T->Count = unsigned(Count);
+  }
+  Ok = Ok && decodeResult(Isolated.Payload, Pos, O.Result) && Pos == Isolated.Payload.size();
+  if (Ok) {
+    O.Parsed = Parsed != 0;
+    return O;
+  }
+#ifdef CU2DCU_SANITIZED
+  // In a sanitizer build a parser process that exits with a status of its
+  // own has printed a sanitizer report: that must fail the run.
+  if (Isolated.ExitStatus)
+    throw std::runtime_error("the parser process for " + Display + " exited with status " +
+                             std::to_string(Isolated.ExitStatus) + " (see the report above)");
+#endif
+  O = UnitOutcome();
+  O.Result.Mode = ParseMode::Lexical;
+  O.Result.FallbackReason =
+      Isolated.Ok ? "the parser process sent malformed data" : Isolated.Failure;
+  return O;
+}
+
 } // namespace
 
 RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings) {
@@ -112,14 +156,13 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
   std::vector<size_t> Units, Headers;
   for (size_t I = 0; I < Run.Files.size(); ++I) {
     FileReport &R = Run.Files[I];
-    auto Buffer = llvm::MemoryBuffer::getFile(R.Input.Source, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-    if (!Buffer) {
+    auto Text = readInputFile(R.Input.Source);
+    if (!Text) {
       R.Status = FileStatus::Failed;
-      R.ModeReason = "cannot read: " + Buffer.getError().message();
+      R.ModeReason = llvm::toString(Text.takeError());
       continue;
     }
-    R.Original = (*Buffer)->getBuffer().str();
+    R.Original = std::move(*Text);
     if (R.Input.Action == FileAction::Copy)
       continue;
     R.Mode = ParseMode::Lexical;
@@ -130,6 +173,7 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
       continue;
     }
     if (!Lexical.mentionsCuda(R.Original)) {
+      R.Mode = ParseMode::None;
       R.ModeReason = "no CUDA found";
       continue;
     }
@@ -170,7 +214,24 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
   const bool UseAst = Settings.Mode != ModeChoice::Lexical && Settings.Toolchain.found();
   auto RunWave = [&](const std::vector<size_t> &Wave) {
     std::vector<UnitOutcome> Outcomes(Wave.size());
-    if (UseAst) {
+    if (UseAst && Settings.ParseTimeoutSeconds > 0) {
+      // Each parse in a child process: a hang or a crash costs the file its
+      // AST translation, not the run (docs/robustness.md).
+      size_t Done = 0;
+      auto Results = runIsolated(
+          Wave.size(), Settings.Jobs, Settings.ParseTimeoutSeconds,
+          [&](size_t W) {
+            return encodeOutcome(
+                translateUnit(Run.Files[Wave[W]].Input, Map, Settings, IsTranslated));
+          },
+          [&](size_t W) { return Run.Files[Wave[W]].Input.Source; },
+          [&](size_t) {
+            if (Settings.OnProgress)
+              Settings.OnProgress(++Done, Wave.size());
+          });
+      for (size_t W = 0; W < Wave.size(); ++W)
+        Outcomes[W] = decodeOutcome(Results[W], Run.Files[Wave[W]].Input.Display);
+    } else if (UseAst) {
       llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Settings.Jobs)));
       std::mutex ProgressMutex;
       size_t Done = 0;
@@ -191,14 +252,18 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
         Run.Times[Stage::Parse] += Outcomes[W].Parse;
         Run.Times[Stage::Match] += Outcomes[W].Match;
       }
-      if (!UseAst) {
-        TranslateLexically(R, Settings.Mode == ModeChoice::Lexical
-                                  ? "--mode=lexical"
-                                  : "no CUDA headers: " + Settings.Toolchain.Why);
+      if (!UseAst && Settings.Mode == ModeChoice::Lexical) {
+        TranslateLexically(R, "--mode=lexical");
         continue;
       }
-      if (!Outcomes[W].Parsed) {
-        TranslateLexically(R, Outcomes[W].Result.FallbackReason);
+      if (!UseAst || !Outcomes[W].Parsed) {
+        // A fallback the user did not ask for is worth a note on the file.
+        TranslateLexically(R, UseAst ? Outcomes[W].Result.FallbackReason
+                                     : "no CUDA headers: " + Settings.Toolchain.Why);
+        FileFindings Sink;
+        addFinding(Sink, R.Original, R.Input.Display, 0, check_ids::ParseFallback, Severity::Note,
+                   "translated lexically: " + R.ModeReason);
+        Diagnostics.push_back(Sink.Diagnostics.front());
         continue;
       }
       R.Mode = ParseMode::Ast;
@@ -241,13 +306,6 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
     R.LinesChanged = countChangedLines(R.Original, Applied.Applied);
     R.Applied = std::move(Applied.Applied);
     R.Status = R.Translated == R.Original ? FileStatus::Unchanged : FileStatus::Translated;
-    if (R.Mode == ParseMode::Lexical && !R.ModeReason.empty() && R.ModeReason != "no CUDA found" &&
-        R.ModeReason != "--mode=lexical") {
-      FileFindings Sink;
-      addFinding(Sink, R.Original, R.Input.Display, 0, check_ids::ParseFallback, Severity::Note,
-                 "translated lexically: " + R.ModeReason);
-      Diagnostics.push_back(Sink.Diagnostics.front());
-    }
   }
 
   std::sort(Diagnostics.begin(), Diagnostics.end());

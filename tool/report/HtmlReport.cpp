@@ -489,7 +489,7 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
   for (const FileReport &F : Run.Files)
     OS << "<tr><td class=\"mono\">" << esc(F.Input.Display) << "</td><td class=\"status-"
        << fileStatusName(F.Status) << "\">" << fileStatusName(F.Status) << "</td><td>"
-       << (F.ModeReason == "no CUDA found" ? "&ndash;" : parseModeName(F.Mode))
+       << (F.Mode == ParseMode::None ? "&ndash;" : parseModeName(F.Mode))
        << "</td><td class=\"num\">" << F.LinesChanged
        << "</td><td class=\"num\">" << FindingsPerFile[F.Input.Display] << "</td><td>"
        << esc(F.ModeReason) << "</td></tr>\n";

@@ -20,7 +20,7 @@ RunStatistics computeStatistics(const RunResult &Run) {
       break;
     }
     if (F.Input.Action == FileAction::Translate && F.Status != FileStatus::Failed &&
-        F.ModeReason != "no CUDA found")
+        F.Mode != ParseMode::None)
       ++(F.Mode == ParseMode::Ast ? S.AstFiles : S.LexicalFiles);
     S.LinesChanged += F.LinesChanged;
     for (const Edit &E : F.Applied) {
