@@ -55,6 +55,9 @@ cl::opt<bool> ShowDiff("diff", cl::desc("Print a unified diff of every change on
 cl::opt<bool> KeepLaunchSyntax("keep-launch-syntax",
                                cl::desc("Keep kernel<<<...>>>() instead of hipLaunchKernelGGL"),
                                cl::cat(Category));
+cl::opt<bool> FixWave64("fix-wave64",
+                        cl::desc("Apply the safe wavefront-64 fixes (docs/checks/README.md)"),
+                        cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Parallel translation jobs (output is identical for any N)"),
                        cl::init(1), cl::Prefix, cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("Print only errors"), cl::cat(Category));
@@ -220,6 +223,7 @@ int run(int Argc, const char **Argv) {
   RunSettings Settings;
   Settings.Translation.TargetHip = *Target;
   Settings.Translation.KeepLaunchSyntax = KeepLaunchSyntax;
+  Settings.Translation.FixWave64 = FixWave64;
   Settings.Mode = Mode;
   Settings.Jobs = Jobs;
   Settings.Toolchain = CudaToolchain::locate(CudaPath);

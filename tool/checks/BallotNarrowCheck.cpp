@@ -1,0 +1,263 @@
+// W64-BALLOT-NARROW: ballot / activemask results squeezed into 32 bits. On a
+// 64-lane wavefront a ballot has 64 bits (HIP's __ballot returns unsigned long
+// long), so storing it in an unsigned int, counting it with __popc, finding
+// lanes with __ffs / __clz, comparing it with 0xffffffff or testing it with a
+// 32-bit lane bit (1u << lane) loses lanes 32-63.
+#include "checks/CheckSupport.h"
+
+#include "clang/AST/TypeLoc.h"
+
+namespace cu2dcu {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+class BallotNarrowCheck : public Wave64Check {
+public:
+  using Wave64Check::Wave64Check;
+
+  void registerMatchers(MatchFinder &Finder) override {
+    Finder.addMatcher(varDecl(hasInitializer(expr())).bind("var"), this);
+    Finder.addMatcher(callExpr().bind("call"), this);
+    Finder.addMatcher(binaryOperator(hasAnyOperatorName("=", "==", "!=", "&", "|", "^", "&=", "|="))
+                          .bind("op"),
+                      this);
+    Finder.addMatcher(returnStmt(hasReturnValue(expr())).bind("ret"), this);
+  }
+
+  void run(const MatchFinder::MatchResult &Result) override {
+    ASTContext &Ctx = *Result.Context;
+    if (const auto *V = Result.Nodes.getNodeAs<VarDecl>("var"))
+      return onVar(V, Ctx);
+    if (const auto *C = Result.Nodes.getNodeAs<CallExpr>("call"))
+      return onCall(C, Ctx);
+    if (const auto *B = Result.Nodes.getNodeAs<BinaryOperator>("op"))
+      return onOperator(B, Ctx);
+    if (const auto *R = Result.Nodes.getNodeAs<ReturnStmt>("ret"))
+      return onReturn(R, Ctx);
+  }
+
+private:
+  static bool isNarrowInteger(QualType T, ASTContext &Ctx) {
+    if (T.isNull() || T->isDependentType() || !T->isIntegerType() || T->isBooleanType())
+      return false;
+    return Ctx.getTypeSize(T) <= 32;
+  }
+
+  /// Whether every use of a ballot variable keeps its meaning with 64 bits.
+  bool usesAreBitwise(const VarDecl *V, const FunctionFlow &Flow, ASTContext &Ctx) {
+    for (const DeclRefExpr *Ref : Flow.Refs) {
+      if (Ref->getDecl() != V)
+        continue;
+      const Expr *Child = nullptr;
+      const Stmt *P = parentSkippingParens(Ref, Ctx, &Child);
+      if (!P)
+        return false;
+      if (const auto *Call = dyn_cast<CallExpr>(P)) {
+        std::string Name = calleeName(Call);
+        if (Name == "__popc" || Name == "__ffs" || Name == "__popcll" || Name == "__ffsll")
+          continue;
+        if (auto W = asWarpCall(Call); W && W->mask() &&
+                                       W->mask()->IgnoreParenImpCasts() == Ref)
+          continue; // used as a lane mask: 64 bits is what HIP wants
+        return false;
+      }
+      if (const auto *Bin = dyn_cast<BinaryOperator>(P)) {
+        if (Bin->isAssignmentOp() && Bin->getLHS()->IgnoreParenImpCasts() == Ref)
+          continue; // written, not read
+        if (Bin->isAssignmentOp())
+          return false; // copied elsewhere
+        continue;       // bit ops, shifts, comparisons, arithmetic
+      }
+      if (const auto *Un = dyn_cast<UnaryOperator>(P)) {
+        if (Un->getOpcode() == UO_AddrOf)
+          return false;
+        continue;
+      }
+      if (isa<IfStmt>(P) || isa<WhileStmt>(P) || isa<ConditionalOperator>(P) || isa<ForStmt>(P))
+        continue;
+      return false;
+    }
+    return true;
+  }
+
+  /// Whether E has a 64-bit type once translated (and the safe fixes applied):
+  /// ballots are 64-bit in HIP; variables are when declared so or widened.
+  bool wideAfterFixes(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!V)
+        return false;
+      if (Ctx.getTypeSize(V->getType()) >= 64)
+        return true;
+      return V->getInit() && (analysis().taint(V->getInit(), Flow, Ctx) & TaintBallot) &&
+             context().options().FixWave64 && widenType(V, Flow, Ctx).Safe;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      std::string Name = calleeName(Call);
+      return Name == "__ballot_sync" || Name == "__ballot" || Name == "__activemask";
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      return (B->isBitwiseOp() || B->isShiftOp()) && wideAfterFixes(B->getLHS(), Flow, Ctx);
+    return false;
+  }
+
+  Wave64Fix widenType(const VarDecl *V, const FunctionFlow &Flow, ASTContext &Ctx) {
+    Wave64Fix None;
+    TypeSourceInfo *TSI = V->getTypeSourceInfo();
+    if (!TSI)
+      return None;
+    TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
+    bool Simple = TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>();
+    bool Safe = Simple && V->isLocalVarDecl() && usesAreBitwise(V, Flow, Ctx);
+    return rangeFix(Ctx.getSourceManager(), TL.getBeginLoc(), TL.getEndLoc(),
+                    "unsigned long long", "store the ballot in 64 bits", Safe);
+  }
+
+  const FunctionFlow *flowFor(const Stmt *S, ASTContext &Ctx) {
+    const FunctionDecl *F = checkedFunction(S, Ctx);
+    return F ? &analysis().flow(F, Ctx) : nullptr;
+  }
+
+  void onVar(const VarDecl *V, ASTContext &Ctx) {
+    if (!inTranslatedCode(context(), V->getLocation()) || isa<ParmVarDecl>(V))
+      return;
+    const Expr *Init = V->getInit();
+    const FunctionFlow *Flow = flowFor(Init, Ctx);
+    if (!Flow || !isNarrowInteger(V->getType(), Ctx) || V->getType()->getContainedAutoType())
+      return;
+    if (!(analysis().taint(Init, *Flow, Ctx) & TaintBallot))
+      return;
+    report(V->getLocation(), Severity::Warning,
+           "'" + V->getName().str() + "' keeps a wavefront-wide lane mask in a " +
+               std::to_string(Ctx.getTypeSize(V->getType())) +
+               "-bit '" + V->getType().getUnqualifiedType().getAsString() +
+               "': a ballot has 64 bits on a 64-lane wavefront, lanes 32-63 are lost; use "
+               "unsigned long long",
+           {widenType(V, *Flow, Ctx)});
+  }
+
+  void onCall(const CallExpr *C, ASTContext &Ctx) {
+    std::string Name = calleeName(C);
+    bool Popc = Name == "__popc", Ffs = Name == "__ffs", Clz = Name == "__clz",
+         Brev = Name == "__brev";
+    if (!(Popc || Ffs || Clz || Brev) || C->getNumArgs() != 1)
+      return;
+    SourceLocation NameLoc = C->getCallee()->IgnoreParenImpCasts()->getExprLoc();
+    if (!inTranslatedCode(context(), NameLoc))
+      return;
+    const FunctionFlow *Flow = flowFor(C, Ctx);
+    if (!Flow || !(analysis().taint(C->getArg(0), *Flow, Ctx) & TaintBallot))
+      return;
+    std::string Wide = Name + "ll";
+    std::string Message = "'" + Name + "' on a lane mask reads only its low 32 bits; a 64-lane "
+                          "wavefront's mask has 64: use '" + Wide + "'";
+    if (Clz)
+      Message += " (and 63 - __clzll(x) where the code computes 31 - __clz(x))";
+    if (Brev)
+      Message += " (the lane order then spans 64 bits)";
+    // __ffsll has overloads for long long and unsigned long long: a 32-bit
+    // argument is ambiguous, so it is only safe on a value that is 64-bit
+    // after the translation.
+    bool Safe = Popc || (Ffs && wideAfterFixes(C->getArg(0), *Flow, Ctx));
+    report(NameLoc, Severity::Warning, Message,
+           {tokenFix(Ctx.getSourceManager(), NameLoc, Wide, "use " + Wide, Safe)});
+  }
+
+  void onOperator(const BinaryOperator *B, ASTContext &Ctx) {
+    if (!inTranslatedCode(context(), B->getOperatorLoc()))
+      return;
+    const FunctionFlow *Flow = flowFor(B, Ctx);
+    if (!Flow)
+      return;
+    WarpAnalysis &A = analysis();
+    const Expr *L = B->getLHS(), *R = B->getRHS();
+    unsigned TL = A.taint(L, *Flow, Ctx), TR = A.taint(R, *Flow, Ctx);
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (B->getOpcode() == BO_Assign) {
+      // m = __ballot_sync(...) into a variable declared 32-bit elsewhere.
+      const auto *Ref = dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts());
+      const VarDecl *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      if (!V || !(TR & TaintBallot) || !isNarrowInteger(V->getType(), Ctx) ||
+          V->getType()->getContainedAutoType())
+        return;
+      if (V->getInit() && (A.taint(V->getInit(), *Flow, Ctx) & TaintBallot))
+        return; // reported at the declaration
+      report(B->getOperatorLoc(), Severity::Warning,
+             "a lane mask is stored in the " + std::to_string(Ctx.getTypeSize(V->getType())) +
+                 "-bit '" + V->getName().str() +
+                 "': a ballot has 64 bits on a 64-lane wavefront, lanes 32-63 are lost; declare "
+                 "it unsigned long long",
+             {widenType(V, *Flow, Ctx)});
+      return;
+    }
+    if (B->getOpcode() == BO_EQ || B->getOpcode() == BO_NE) {
+      const Expr *Const = (TL & TaintBallot) ? R : (TR & TaintBallot) ? L : nullptr;
+      Expr::EvalResult C;
+      if (!Const || Const->isValueDependent() || !Const->EvaluateAsInt(C, Ctx))
+        return;
+      if ((C.Val.getInt().extOrTrunc(64).getZExtValue() & 0xffffffffffffffffull) != 0xffffffffull &&
+          !(C.Val.getInt().getBitWidth() <= 32 && C.Val.getInt().isAllOnes()))
+        return;
+      bool Old = context().options().TargetHip < HipVersion{6, 2};
+      std::string Full = Old ? "__ballot(1)" : "__activemask()";
+      report(useLoc(Const->getBeginLoc(), SM), Severity::Warning,
+             "compares a lane mask with the 32-bit full mask '" + exprText(Const, SM) +
+                 "': on a 64-lane wavefront all lanes set is 0xffffffffffffffff; compare with " +
+                 Full + " (the active lanes)",
+             {rangeFix(SM, Const->getBeginLoc(), Const->getEndLoc(), Full,
+                       "compare with the active lanes", false)});
+      return;
+    }
+    // mask & (1u << lane): a 32-bit lane bit.
+    if ((TL | TR) & TaintBallot) {
+      const Expr *Other = ((TL & TaintBallot) ? R : L)->IgnoreParenImpCasts();
+      // (1u << lane) - 1: the lanes below this one.
+      if (const auto *Sub = dyn_cast<BinaryOperator>(Other); Sub && Sub->getOpcode() == BO_Sub)
+        Other = Sub->getLHS()->IgnoreParenImpCasts();
+      const auto *Shift = dyn_cast<BinaryOperator>(Other);
+      if (!Shift || Shift->getOpcode() != BO_Shl)
+        return;
+      const auto *One = dyn_cast<IntegerLiteral>(Shift->getLHS()->IgnoreParenImpCasts());
+      if (!One || Ctx.getTypeSize(One->getType()) > 32 ||
+          !(A.taint(Shift->getRHS(), *Flow, Ctx) & TaintThread))
+        return;
+      std::string Lit = spelledText(One->getSourceRange(), SM);
+      report(One->getLocation(), Severity::Warning,
+             "'" + exprText(Shift, SM) +
+                 "' is a 32-bit lane bit: for lanes 32-63 of a 64-lane wavefront the shift "
+                 "overflows; use " + (Lit.empty() ? std::string("1") : Lit.substr(0, Lit.find_first_of("uUlL"))) +
+                 "ull",
+             {tokenFix(SM, One->getLocation(),
+                       (Lit.empty() ? std::string("1") : Lit.substr(0, Lit.find_first_of("uUlL"))) + "ull",
+                       "make the lane bit 64-bit", true)});
+    }
+  }
+
+  void onReturn(const ReturnStmt *R, ASTContext &Ctx) {
+    if (!inTranslatedCode(context(), R->getReturnLoc()))
+      return;
+    const FunctionDecl *F = checkedFunction(R, Ctx);
+    if (!F || !isNarrowInteger(F->getReturnType(), Ctx))
+      return;
+    const FunctionFlow &Flow = analysis().flow(F, Ctx);
+    if (!(analysis().taint(R->getRetValue(), Flow, Ctx) & TaintBallot))
+      return;
+    report(useLoc(R->getRetValue()->getBeginLoc(), Ctx.getSourceManager()), Severity::Warning,
+           "returns a lane mask as the " + std::to_string(Ctx.getTypeSize(F->getReturnType())) +
+               "-bit '" + F->getReturnType().getAsString() +
+               "': lanes 32-63 of a 64-lane wavefront are lost; return unsigned long long");
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Wave64Check> makeBallotNarrowCheck(SourceContext &Context,
+                                                   std::shared_ptr<WarpAnalysis> Analysis) {
+  return std::make_unique<BallotNarrowCheck>("W64-BALLOT-NARROW", Context, std::move(Analysis));
+}
+
+} // namespace cu2dcu

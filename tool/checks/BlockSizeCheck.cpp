@@ -1,0 +1,105 @@
+// W64-BLOCK-SIZE: kernel launches whose block size is a constant that is not
+// a multiple of 64. The hardware schedules whole 64-lane wavefronts, so the
+// last wavefront of such a block runs with idle lanes (a block of 32 threads
+// leaves half of its only wavefront empty). A performance note.
+#include "checks/CheckSupport.h"
+
+#include "clang/AST/ExprCXX.h"
+
+namespace cu2dcu {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+class BlockSizeCheck : public Wave64Check {
+public:
+  using Wave64Check::Wave64Check;
+
+  void registerMatchers(MatchFinder &Finder) override {
+    Finder.addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  }
+
+  void run(const MatchFinder::MatchResult &Result) override {
+    const auto *Launch = Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch");
+    ASTContext &Ctx = *Result.Context;
+    if (!Launch || !inTranslatedCode(context(), Launch->getBeginLoc()))
+      return;
+    const CallExpr *Config = Launch->getConfig();
+    if (!Config || Config->getNumArgs() < 2)
+      return;
+    bool Outside = false;
+    const FunctionDecl *F = checkedFunction(Launch, Ctx, &Outside);
+    if (!F && !Outside)
+      return;
+    const FunctionFlow &Flow = analysis().flowAt(Launch, Ctx);
+    const Expr *Block = Config->getArg(1);
+    auto Threads = threadsOf(Block, Flow, Ctx, 0);
+    if (!Threads || *Threads == 0 || *Threads % 64 == 0)
+      return;
+    uint64_t N = *Threads, Waves = (N + 63) / 64, Idle = Waves * 64 - N;
+    std::string Message = "block of " + std::to_string(N) + " threads is not a multiple of 64: " +
+                          (N < 64 ? "it fills " + std::to_string(N) + " of the 64 lanes of its "
+                                    "only wavefront"
+                                  : "it runs as " + std::to_string(Waves) +
+                                        " wavefronts with " + std::to_string(Idle) +
+                                        " idle lanes") +
+                          "; a multiple of 64 (e.g. " + std::to_string(Waves * 64) +
+                          ") uses every lane";
+    SourceLocation At = Block->getBeginLoc();
+    if (At.isInvalid())
+      At = Launch->getBeginLoc();
+    report(At, Severity::Note, Message);
+  }
+
+private:
+  std::optional<uint64_t> threadsOf(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx,
+                                    int Depth) {
+    if (!E || Depth > 8)
+      return std::nullopt;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      return threadsOf(Cast->getSubExpr(), Flow, Ctx, Depth + 1);
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXConstructorDecl *Ctor = Construct->getConstructor();
+      if (Ctor && (Ctor->isCopyOrMoveConstructor()) && Construct->getNumArgs() >= 1)
+        return threadsOf(Construct->getArg(0), Flow, Ctx, Depth + 1);
+      uint64_t Product = 1;
+      for (const Expr *Arg : Construct->arguments()) {
+        if (isa<CXXDefaultArgExpr>(Arg))
+          continue;
+        auto V = threadsOf(Arg, Flow, Ctx, Depth + 1);
+        if (!V)
+          return std::nullopt;
+        Product *= *V;
+      }
+      return Product;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+      if (V && V->getInit() && !Flow.Assigned.count(V) &&
+          (V->getType().isConstQualified() || V->hasLocalStorage() || V->isConstexpr()))
+        if (auto R = threadsOf(V->getInit(), Flow, Ctx, Depth + 1))
+          return R;
+    }
+    Expr::EvalResult R;
+    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    int64_t V = R.Val.getInt().getExtValue();
+    if (V <= 0)
+      return std::nullopt;
+    return uint64_t(V);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Wave64Check> makeBlockSizeCheck(SourceContext &Context,
+                                                std::shared_ptr<WarpAnalysis> Analysis) {
+  return std::make_unique<BlockSizeCheck>("W64-BLOCK-SIZE", Context, std::move(Analysis));
+}
+
+} // namespace cu2dcu

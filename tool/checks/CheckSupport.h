@@ -1,0 +1,72 @@
+// Small helpers shared by the wave64 check implementations.
+#pragma once
+
+#include "checks/WarpAnalysis.h"
+#include "checks/Wave64Check.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+#include <string>
+
+namespace cu2dcu {
+
+/// Whether Loc is written (spelled) in a file this run translates.
+inline bool inTranslatedCode(SourceContext &Context, clang::SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return false;
+  const clang::SourceManager &SM = Context.sourceManager();
+  return Context.isTranslated(SM.getFileID(SM.getSpellingLoc(Loc)));
+}
+
+/// The function around S when the checks should look at it: code as written,
+/// not template instantiations (their pattern is checked once).
+inline const clang::FunctionDecl *checkedFunction(const clang::Stmt *S, clang::ASTContext &Ctx,
+                                                  bool *Outside = nullptr) {
+  const clang::FunctionDecl *F = enclosingFunction(S, Ctx);
+  if (Outside)
+    *Outside = F == nullptr;
+  if (F && F->isTemplateInstantiation())
+    return nullptr;
+  if (F) {
+    // Members of class template instantiations.
+    for (const clang::DeclContext *DC = F->getDeclContext(); DC; DC = DC->getParent())
+      if (const auto *R = llvm::dyn_cast<clang::CXXRecordDecl>(DC))
+        if (R->getTemplateSpecializationKind() == clang::TSK_ImplicitInstantiation)
+          return nullptr;
+  }
+  return F;
+}
+
+/// Where to point at an expression that may start with a macro: the macro's
+/// name where it is used rather than its #define.
+inline clang::SourceLocation useLoc(clang::SourceLocation Loc, const clang::SourceManager &SM) {
+  if (Loc.isMacroID() && !SM.isMacroArgExpansion(Loc))
+    return SM.getImmediateExpansionRange(Loc).getBegin();
+  return Loc;
+}
+
+/// Spelled text of an expression, shortened for messages.
+inline std::string exprText(const clang::Expr *E, const clang::SourceManager &SM,
+                            size_t Max = 48) {
+  std::string T = spelledText(E->getSourceRange(), SM);
+  std::string Out;
+  bool Space = false;
+  for (char C : T) {
+    if (C == '\n' || C == '\t' || C == ' ') {
+      Space = true;
+      continue;
+    }
+    if (Space && !Out.empty())
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  if (Out.empty())
+    return "this expression";
+  if (Out.size() > Max)
+    Out = Out.substr(0, Max - 3) + "...";
+  return Out;
+}
+
+} // namespace cu2dcu

@@ -1,0 +1,267 @@
+// W64-LANE-MATH: lane and warp index math written for 32-lane warps on values
+// derived from thread indices: tid % 32, tid & 31, tid / 32, tid >> 5,
+// warp * 32, lane == 31, also through WARP_SIZE-style names defined as 32.
+#include "checks/CheckSupport.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+
+namespace cu2dcu {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+enum class Kind { Lane, WarpId, WarpBase, LastLane };
+
+class LaneMathCheck : public Wave64Check {
+public:
+  using Wave64Check::Wave64Check;
+
+  void registerMatchers(MatchFinder &Finder) override {
+    Finder.addMatcher(binaryOperator(hasAnyOperatorName("%", "&", "/", ">>", "*", "<<", "==", "!=",
+                                                        "%=", "&=", "/=", ">>="))
+                          .bind("op"),
+                      this);
+  }
+
+  void run(const MatchFinder::MatchResult &Result) override {
+    const auto *B = Result.Nodes.getNodeAs<BinaryOperator>("op");
+    ASTContext &Ctx = *Result.Context;
+    if (!B || !inTranslatedCode(context(), B->getOperatorLoc()))
+      return;
+    const FunctionDecl *F = checkedFunction(B, Ctx);
+    if (!F)
+      return;
+    const FunctionFlow &Flow = analysis().flow(F, Ctx);
+    WarpAnalysis &A = analysis();
+    BinaryOperatorKind Op = B->getOpcode();
+    if (B->isCompoundAssignmentOp())
+      Op = BinaryOperator::getOpForCompoundAssignment(Op);
+    const Expr *L = B->getLHS(), *R = B->getRHS();
+    SourceLocation OpLoc = B->getOperatorLoc();
+    unsigned TL = A.taint(L, Flow, Ctx), TR = A.taint(R, Flow, Ctx);
+    std::optional<WarpConstant> C;
+    switch (Op) {
+    case BO_Rem:
+      if ((TL & TaintThread) && (C = A.warpConstant(R, Ctx, {32}, OpLoc)))
+        return found(B, Kind::Lane, *C, R, Flow, Ctx);
+      return;
+    case BO_And:
+      if ((TL & TaintThread) && (C = A.warpConstant(R, Ctx, {31}, OpLoc)))
+        return found(B, Kind::Lane, *C, R, Flow, Ctx);
+      if ((TR & TaintThread) && (C = A.warpConstant(L, Ctx, {31}, OpLoc)))
+        return found(B, Kind::Lane, *C, L, Flow, Ctx);
+      return;
+    case BO_Div:
+      if ((TL & TaintThread) && (C = A.warpConstant(R, Ctx, {32}, OpLoc)))
+        return found(B, Kind::WarpId, *C, R, Flow, Ctx);
+      return;
+    case BO_Shr:
+      if ((TL & TaintThread) && (C = A.warpConstant(R, Ctx, {5}, OpLoc)))
+        return found(B, Kind::WarpId, *C, R, Flow, Ctx);
+      return;
+    case BO_Mul:
+      if ((TL & TaintWarpId) && (C = A.warpConstant(R, Ctx, {32}, OpLoc)))
+        return found(B, Kind::WarpBase, *C, R, Flow, Ctx);
+      if ((TR & TaintWarpId) && (C = A.warpConstant(L, Ctx, {32}, OpLoc)))
+        return found(B, Kind::WarpBase, *C, L, Flow, Ctx);
+      return;
+    case BO_Shl:
+      if ((TL & TaintWarpId) && (C = A.warpConstant(R, Ctx, {5}, OpLoc)))
+        return found(B, Kind::WarpBase, *C, R, Flow, Ctx);
+      return;
+    case BO_EQ:
+    case BO_NE:
+      if ((TL & TaintLane) && (C = A.warpConstant(R, Ctx, {31}, OpLoc)))
+        return found(B, Kind::LastLane, *C, R, Flow, Ctx);
+      if ((TR & TaintLane) && (C = A.warpConstant(L, Ctx, {31}, OpLoc)))
+        return found(B, Kind::LastLane, *C, L, Flow, Ctx);
+      return;
+    default:
+      return;
+    }
+  }
+
+private:
+  /// The variable that receives E (initialiser or plain assignment), if any.
+  static const VarDecl *receivingVar(const Expr *E, ASTContext &Ctx) {
+    const Stmt *Current = E;
+    for (int Depth = 0; Depth < 16; ++Depth) {
+      auto Parents = Ctx.getParents(*Current);
+      if (Parents.empty())
+        return nullptr;
+      if (const auto *V = Parents[0].get<VarDecl>())
+        return V->getInit() && V->getInit()->IgnoreParenCasts() == E->IgnoreParenCasts() ? V
+                                                                                           : nullptr;
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        return nullptr;
+      if (isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) || isa<ExplicitCastExpr>(P)) {
+        Current = P;
+        continue;
+      }
+      if (const auto *Assign = dyn_cast<BinaryOperator>(P))
+        if (Assign->getOpcode() == BO_Assign && Assign->getRHS()->IgnoreParenCasts() ==
+                                                    E->IgnoreParenCasts())
+          if (const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts()))
+            return dyn_cast<VarDecl>(Ref->getDecl());
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+  static const VarDecl *rootArray(const Expr *Base) {
+    Base = Base->IgnoreParenImpCasts();
+    while (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Base))
+      Base = Sub->getBase()->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
+      return dyn_cast<VarDecl>(Ref->getDecl());
+    return nullptr;
+  }
+
+  /// Whether one use of a lane / warp value keeps its meaning when the value
+  /// is computed for 64 lanes instead of 32.
+  bool useIsSafe(const Expr *Use, Kind K, const FunctionFlow &Flow, ASTContext &Ctx) {
+    const Expr *Child = nullptr;
+    const Stmt *P = parentSkippingParens(Use, Ctx, &Child);
+    if (!P)
+      return true;
+    if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(P)) {
+      if (K != Kind::Lane || Sub->getIdx()->IgnoreParenImpCasts() != Child->IgnoreParenImpCasts())
+        return true;
+      QualType T = Sub->getBase()->IgnoreParenImpCasts()->getType();
+      const auto *Array = Ctx.getAsConstantArrayType(T);
+      if (!Array || Array->getSize().getZExtValue() >= 64)
+        return true;
+      // A per-warp array (also indexed by a warp id) read back by lane in the
+      // last step: the lane stays below the number of warps.
+      const VarDecl *Root = rootArray(Sub->getBase());
+      if (!Root)
+        return false;
+      for (const ArraySubscriptExpr *Other : Flow.Subscripts)
+        if (rootArray(Other->getBase()) == Root &&
+            (analysis().taint(Other->getIdx(), Flow, Ctx) & TaintWarpId))
+          return true;
+      return false;
+    }
+    if (const auto *Bin = dyn_cast<BinaryOperator>(P)) {
+      const Expr *Other =
+          Bin->getLHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts() ? Bin->getRHS()
+                                                                               : Bin->getLHS();
+      if (Bin->isComparisonOp()) {
+        Expr::EvalResult C;
+        if (Other->isValueDependent() || !Other->EvaluateAsInt(C, Ctx))
+          return true;
+        int64_t V = C.Val.getInt().getExtValue();
+        if (V == 0)
+          return true;
+        if (K == Kind::Lane && V == 31) {
+          auto W = analysis().warpConstant(Other, Ctx, {31}, Bin->getOperatorLoc());
+          return W && !W->Named && W->LiteralLoc.isValid(); // fixed along with it
+        }
+        return false;
+      }
+      if (Bin->getOpcode() == BO_Shl && K == Kind::Lane &&
+          Bin->getRHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts() &&
+          Ctx.getTypeSize(Bin->getType()) <= 32)
+        return false; // 1u << lane: a 32-bit lane bit
+      if ((Bin->getOpcode() == BO_Mul || Bin->getOpcode() == BO_Shl) && K == Kind::WarpId) {
+        auto W = analysis().warpConstant(Other, Ctx, {32, 5}, Bin->getOperatorLoc());
+        if (W)
+          return !W->Named && W->LiteralLoc.isValid();
+      }
+    }
+    return true;
+  }
+
+  bool fixIsSafe(const BinaryOperator *B, Kind K, const FunctionFlow &Flow, ASTContext &Ctx) {
+    if (K == Kind::LastLane || K == Kind::WarpBase)
+      return true;
+    const VarDecl *V = receivingVar(B, Ctx);
+    if (!V)
+      return useIsSafe(B, K, Flow, Ctx);
+    if (!V->isLocalVarDecl())
+      return false;
+    for (const DeclRefExpr *Ref : Flow.Refs)
+      if (Ref->getDecl() == V && !useIsSafe(Ref, K, Flow, Ctx))
+        return false;
+    return true;
+  }
+
+  void found(const BinaryOperator *B, Kind K, const WarpConstant &C, const Expr *ConstExpr,
+             const FunctionFlow &Flow, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::string Text = exprText(B, SM);
+    std::string Message;
+    switch (K) {
+    case Kind::Lane:
+      Message = "'" + Text +
+                "' computes a lane index for 32-lane warps; a wavefront has 64 lanes, so lanes "
+                "32-63 get 0-31 again";
+      break;
+    case Kind::WarpId:
+      Message = "'" + Text +
+                "' numbers 32-thread warps; a 64-lane wavefront holds two of them, so warp ids "
+                "and lane-0 leaders no longer match the hardware";
+      break;
+    case Kind::WarpBase:
+      Message = "'" + Text + "' takes the first thread of a 32-thread warp; wavefronts are 64 wide";
+      break;
+    case Kind::LastLane:
+      Message = "'" + Text +
+                "' tests for the last lane of a 32-lane warp; the last lane of a wavefront is "
+                "warpSize - 1 (63)";
+      break;
+    }
+    std::vector<Wave64Fix> Fixes;
+    const std::string Want = K == Kind::LastLane ? "warpSize - 1" : "warpSize";
+    if (C.Named) {
+      Message += "; '" + C.Name + "' assumes 32-lane warps: define it from warpSize (64 on "
+                 "gfx9 / DCU)";
+      if (C.LiteralLoc.isValid() && C.Value == 32)
+        Fixes.push_back(tokenFix(SM, C.LiteralLoc, "warpSize",
+                                 "define " + C.Name + " as warpSize", false));
+    } else if (C.LiteralLoc.isValid()) {
+      bool Safe = fixIsSafe(B, K, Flow, Ctx);
+      if (C.Value == 32) {
+        Fixes.push_back(tokenFix(SM, C.LiteralLoc, "warpSize", "use warpSize", Safe));
+      } else if (C.Value == 31) {
+        bool Paren = B->getOpcode() == BO_And || B->getOpcode() == BO_AndAssign;
+        Fixes.push_back(tokenFix(SM, C.LiteralLoc, Paren ? "(warpSize - 1)" : "warpSize - 1",
+                                 "use warpSize - 1", Safe));
+      } else if (C.Value == 5) {
+        // x >> 5 -> x / warpSize; x << 5 -> x * warpSize (only where the
+        // left operand binds tighter than / already).
+        const Expr *Left = B->getLHS()->IgnoreImpCasts();
+        bool Plain = B->isCompoundAssignmentOp() ||
+                     (!isa<BinaryOperator>(Left) && !isa<ConditionalOperator>(Left));
+        bool Shr = B->getOpcode() == BO_Shr || B->getOpcode() == BO_ShrAssign;
+        std::string Repl = std::string(Shr ? "/" : "*") + (B->isCompoundAssignmentOp() ? "=" : "") +
+                           " warpSize";
+        Fixes.push_back(rangeFix(SM, B->getOperatorLoc(), ConstExpr->getEndLoc(), Repl,
+                                 std::string("use ") + (Shr ? "/" : "*") + " warpSize",
+                                 Safe && Plain));
+      }
+      if (!Safe)
+        Message += "; use " + Want + ", together with the code around it that relies on 32 "
+                   "lanes (not changed automatically)";
+      else
+        Message += "; use " + Want;
+    } else {
+      Message += "; use " + Want;
+    }
+    SourceLocation At = B->getOperatorLoc();
+    report(At, Severity::Warning, Message, std::move(Fixes));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Wave64Check> makeLaneMathCheck(SourceContext &Context,
+                                               std::shared_ptr<WarpAnalysis> Analysis) {
+  return std::make_unique<LaneMathCheck>("W64-LANE-MATH", Context, std::move(Analysis));
+}
+
+} // namespace cu2dcu

@@ -1,0 +1,149 @@
+// W64-MASK32: 32-bit lane masks given to warp intrinsics (__shfl*_sync,
+// __ballot_sync, __any_sync, __all_sync, __match_*_sync, __syncwarp,
+// __reduce_*_sync): 0xffffffff, ~0u, -1, and macros or variables holding them.
+// A 32-bit mask names at most lanes 0-31 of a 64-lane wavefront, and HIP's
+// *_sync functions reject masks that are not 64-bit.
+//
+// What happens to the mask depends on the target and is decided by the warp
+// intrinsic translator (plannedMaskAction); this check explains it:
+//  - a full mask the translator drops (HIP < 6.2) or widens (>= 6.2): note;
+//  - a full mask held by a macro or variable on HIP >= 6.2: warning, with the
+//    safe fix of widening its definition to 0xffffffffffffffffull;
+//  - a partial 32-bit mask, or a 32-bit typed mask variable on HIP >= 6.2,
+//    or a 64-bit mask that only covers lanes 0-31: warning.
+#include "checks/CheckSupport.h"
+#include "checks/WarpIntrinsicTranslator.h"
+
+#include "clang/AST/TypeLoc.h"
+
+namespace cu2dcu {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+const HipVersion SyncSince{6, 2};
+
+class Mask32Check : public Wave64Check {
+public:
+  using Wave64Check::Wave64Check;
+
+  void registerMatchers(MatchFinder &Finder) override {
+    Finder.addMatcher(callExpr().bind("call"), this);
+  }
+
+  void run(const MatchFinder::MatchResult &Result) override {
+    const auto *E = Result.Nodes.getNodeAs<CallExpr>("call");
+    ASTContext &Ctx = *Result.Context;
+    auto Call = asWarpCall(E);
+    if (!Call || !Call->mask() || !inTranslatedCode(context(), Call->NameLoc))
+      return;
+    bool Outside = false;
+    const FunctionDecl *F = checkedFunction(E, Ctx, &Outside);
+    if (!F && !Outside)
+      return;
+    const FunctionFlow &Flow = F ? analysis().flow(F, Ctx) : analysis().flowAt(E, Ctx);
+    MaskInfo Mask = analysis().classifyMask(*Call, Flow, Ctx);
+    const TranslationOptions &Options = context().options();
+    auto Pieces = locateWarpCall(*Call, context());
+    MaskAction Action = plannedMaskAction(*Call, Mask, Options, Pieces.has_value());
+    const bool Old = Options.TargetHip < SyncSince;
+    const SourceManager &SM = Ctx.getSourceManager();
+    // Point at the mask as written in the call (FULL_MASK, not its #define).
+    SourceLocation At = SM.getFileLoc(Call->mask()->getBeginLoc());
+    if (!inTranslatedCode(context(), At))
+      At = Call->mask()->getBeginLoc();
+    const std::string Fn = "'" + Call->Name + "'";
+    const std::string Desc = Mask.describe();
+
+    switch (Mask.Kind) {
+    case MaskKind::Full32:
+      if (Action == MaskAction::Refuse)
+        return; // the translator reports the call
+      if (Action == MaskAction::Drop) {
+        report(At, Severity::Note,
+               "32-bit lane mask " + Desc + " dropped: " +
+                   (Call->Fn == WarpFn::SyncWarp
+                        ? std::string("'__syncwarp' becomes a wavefront fence and barrier, "
+                                      "which cover all 64 lanes")
+                        : "'" + legacyHipName(*Call) + "' works on the whole 64-lane wavefront"));
+        return;
+      }
+      if (Action == MaskAction::Widen) {
+        report(At, Severity::Note,
+               "32-bit lane mask " + Desc +
+                   " widened to 0xffffffffffffffffull: HIP's *_sync warp functions take a 64-bit "
+                   "mask and a wavefront has 64 lanes");
+        return;
+      }
+      if (Old) {
+        // Not taken over (__match_*, __reduce_*, __uni_sync): still 32 lanes.
+        report(At, Severity::Warning,
+               "32-bit lane mask " + Desc + " given to " + Fn +
+                   " covers only lanes 0-31 of a 64-lane wavefront");
+        return;
+      }
+      report(At, Severity::Warning,
+             "lane mask " + Desc + " is 32-bit: " + Fn +
+                 " in HIP takes a 64-bit mask (a wavefront has 64 lanes); define it as "
+                 "0xffffffffffffffffull",
+             widenDefinition(Mask, Ctx));
+      return;
+    case MaskKind::Partial32:
+      report(At, Severity::Warning,
+             "32-bit lane mask " + Desc + " given to " + Fn +
+                 " selects lanes of a 32-lane warp; a wavefront has 64 lanes, so lanes 32-63 are "
+                 "never selected: review the lane selection and use a 64-bit mask");
+      return;
+    case MaskKind::Partial64:
+      if (Mask.Value == 0xffffffffull)
+        report(At, Severity::Warning,
+               "lane mask " + Desc + " given to " + Fn +
+                   " covers only lanes 0-31 of the 64-lane wavefront; the full mask is "
+                   "0xffffffffffffffffull");
+      return;
+    case MaskKind::Dynamic32:
+      if (Old && Call->takenOver())
+        return; // the translator reports the call
+      report(At, Severity::Warning,
+             "lane mask " + Desc + " given to " + Fn +
+                 " has a 32-bit type: it can name only lanes 0-31 of a 64-lane wavefront " +
+                 (Old ? std::string("") : std::string("and HIP's *_sync functions reject it ")) +
+                 "; compute it in an unsigned long long");
+      return;
+    default:
+      return;
+    }
+  }
+
+private:
+  /// Widens the macro or variable that holds a full 32-bit mask.
+  std::vector<Wave64Fix> widenDefinition(const MaskInfo &Mask, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::vector<Wave64Fix> Fixes;
+    if (Mask.ValueBegin.isInvalid())
+      return Fixes;
+    Fixes.push_back(rangeFix(SM, Mask.ValueBegin, Mask.ValueEnd, "0xffffffffffffffffull",
+                             "widen the mask to 64 bits", true));
+    if (Mask.Var) {
+      TypeSourceInfo *TSI = Mask.Var->getTypeSourceInfo();
+      if (!TSI || Mask.Var->getType()->getContainedAutoType())
+        return Fixes;
+      TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
+      bool Simple = TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>();
+      Fixes.push_back(rangeFix(SM, TL.getBeginLoc(), TL.getEndLoc(), "unsigned long long",
+                               "give the mask a 64-bit type", Simple));
+    }
+    return Fixes;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Wave64Check> makeMask32Check(SourceContext &Context,
+                                             std::shared_ptr<WarpAnalysis> Analysis) {
+  return std::make_unique<Mask32Check>("W64-MASK32", Context, std::move(Analysis));
+}
+
+} // namespace cu2dcu

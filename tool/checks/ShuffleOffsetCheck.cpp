@@ -1,0 +1,265 @@
+// W64-SHFL-OFFSET: shuffle reductions and scans sized for 32 lanes.
+//  - for (int o = 16; o > 0; o /= 2) ... __shfl_down_sync(m, v, o): on a
+//    64-lane wavefront lanes 0-31 and 32-63 are reduced separately;
+//  - for (int o = 1; o < 32; o *= 2) ... __shfl_up_sync(m, v, o): the scan
+//    stops after 32 lanes;
+//  - unrolled sequences 16, 8, 4, 2, 1 without a 32 step;
+//  - an explicit width of 32, which splits the wavefront into two halves.
+#include "checks/CheckSupport.h"
+
+namespace cu2dcu {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+const VarDecl *varOf(const Expr *E) {
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
+    return dyn_cast<VarDecl>(Ref->getDecl());
+  return nullptr;
+}
+
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    return Ref->getDecl() == V;
+  for (const Stmt *Child : S->children())
+    if (mentions(Child, V))
+      return true;
+  return false;
+}
+
+/// Shuffle calls in S (not descending into nested lambdas).
+void shufflesIn(const Stmt *S, std::vector<WarpCall> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (auto W = asWarpCall(Call); W && W->isShuffle())
+      Out.push_back(*W);
+  for (const Stmt *Child : S->children())
+    shufflesIn(Child, Out);
+}
+
+std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+/// +1 when Inc doubles V (o *= 2, o <<= 1, o = o * 2, o += o), -1 when it
+/// halves it (o /= 2, o >>= 1, o = o / 2, o = o >> 1), 0 otherwise.
+int stepDirection(const Expr *Inc, const VarDecl *V, ASTContext &Ctx) {
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Inc ? Inc->IgnoreParenImpCasts() : nullptr);
+  if (!B || varOf(B->getLHS()) != V)
+    return 0;
+  auto Is = [&](const Expr *E, int64_t Want) {
+    auto C = constantOf(E, Ctx);
+    return C && *C == Want;
+  };
+  switch (B->getOpcode()) {
+  case BO_DivAssign:
+    return Is(B->getRHS(), 2) ? -1 : 0;
+  case BO_ShrAssign:
+    return Is(B->getRHS(), 1) ? -1 : 0;
+  case BO_MulAssign:
+    return Is(B->getRHS(), 2) ? 1 : 0;
+  case BO_ShlAssign:
+    return Is(B->getRHS(), 1) ? 1 : 0;
+  case BO_AddAssign:
+    return varOf(B->getRHS()) == V ? 1 : 0;
+  case BO_Assign: {
+    const auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+    if (!R || varOf(R->getLHS()) != V)
+      return 0;
+    if ((R->getOpcode() == BO_Div && Is(R->getRHS(), 2)) ||
+        (R->getOpcode() == BO_Shr && Is(R->getRHS(), 1)))
+      return -1;
+    if ((R->getOpcode() == BO_Mul && Is(R->getRHS(), 2)) ||
+        (R->getOpcode() == BO_Shl && Is(R->getRHS(), 1)))
+      return 1;
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+class ShuffleOffsetCheck : public Wave64Check {
+public:
+  using Wave64Check::Wave64Check;
+
+  void registerMatchers(MatchFinder &Finder) override {
+    Finder.addMatcher(forStmt().bind("for"), this);
+    Finder.addMatcher(compoundStmt().bind("block"), this);
+    Finder.addMatcher(callExpr().bind("call"), this);
+  }
+
+  void run(const MatchFinder::MatchResult &Result) override {
+    ASTContext &Ctx = *Result.Context;
+    if (const auto *For = Result.Nodes.getNodeAs<ForStmt>("for"))
+      return onLoop(For, Ctx);
+    if (const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block"))
+      return onBlock(Block, Ctx);
+    if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
+      return onCall(Call, Ctx);
+  }
+
+private:
+  void onLoop(const ForStmt *For, ASTContext &Ctx) {
+    if (!inTranslatedCode(context(), For->getForLoc()) || !checkedFunction(For, Ctx))
+      return;
+    // The loop variable and its start value.
+    const VarDecl *V = nullptr;
+    const Expr *Start = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+      if (DS->isSingleDecl())
+        if (const auto *Var = dyn_cast<VarDecl>(DS->getSingleDecl()); Var && Var->getInit()) {
+          V = Var;
+          Start = Var->getInit();
+        }
+    } else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
+      if (Assign->getOpcode() == BO_Assign && varOf(Assign->getLHS())) {
+        V = varOf(Assign->getLHS());
+        Start = Assign->getRHS();
+      }
+    }
+    if (!V || !Start)
+      return;
+    int Dir = stepDirection(For->getInc(), V, Ctx);
+    if (Dir == 0)
+      return;
+    std::vector<WarpCall> Shuffles;
+    shufflesIn(For->getBody(), Shuffles);
+    bool UsesOffset = false;
+    for (const WarpCall &W : Shuffles)
+      for (const Expr *Arg : W.Args)
+        UsesOffset |= mentions(Arg, V);
+    if (!UsesOffset)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    WarpAnalysis &A = analysis();
+    if (Dir < 0) {
+      auto C = A.warpConstant(Start, Ctx, {16}, For->getForLoc());
+      if (!C)
+        return;
+      std::vector<Wave64Fix> Fixes;
+      std::string Message =
+          "shuffle reduction starts at offset " +
+          (exprText(Start, SM) == "16" ? std::string("16") : exprText(Start, SM) + " (16)") +
+          ": on a 64-lane wavefront lanes 0-31 and 32-63 are combined separately, so lane "
+          "0 misses half of the values; start at warpSize / 2";
+      if (C->Named) {
+        Message += " ('" + C->Name + "' is sized for 32-lane warps)";
+      } else if (C->LiteralLoc.isValid()) {
+        Fixes.push_back(tokenFix(SM, C->LiteralLoc, "warpSize / 2", "start at warpSize / 2", true));
+      }
+      report(C->LiteralLoc.isValid() && !C->Named ? C->LiteralLoc
+                                                   : useLoc(Start->getBeginLoc(), SM),
+             Severity::Warning, Message, std::move(Fixes));
+      return;
+    }
+    // Scans: for (o = 1; o < 32; o *= 2) / o <= 16.
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!Cond || varOf(Cond->getLHS()) != V)
+      return;
+    bool Less = Cond->getOpcode() == BO_LT, LessEq = Cond->getOpcode() == BO_LE;
+    if (!Less && !LessEq)
+      return;
+    auto C = A.warpConstant(Cond->getRHS(), Ctx, {Less ? 32 : 16}, Cond->getOperatorLoc());
+    if (!C)
+      return;
+    std::string Want = Less ? "warpSize" : "warpSize / 2";
+    std::vector<Wave64Fix> Fixes;
+    std::string Message = "shuffle scan stops at offset " + exprText(Cond, SM) +
+                          ": it covers 32 lanes, a wavefront has 64; loop while the offset is " +
+                          (Less ? "< warpSize" : "<= warpSize / 2");
+    if (C->Named)
+      Message += " ('" + C->Name + "' is sized for 32-lane warps)";
+    else if (C->LiteralLoc.isValid())
+      Fixes.push_back(tokenFix(SM, C->LiteralLoc, Want, "use " + Want, true));
+    report(useLoc(Cond->getRHS()->getBeginLoc(), SM), Severity::Warning, Message,
+           std::move(Fixes));
+  }
+
+  void onBlock(const CompoundStmt *Block, ASTContext &Ctx) {
+    if (!inTranslatedCode(context(), Block->getLBracLoc()) || !checkedFunction(Block, Ctx))
+      return;
+    // One shuffle per statement, offsets as constants, in order.
+    struct Step {
+      WarpCall Call;
+      int64_t Offset;
+    };
+    std::vector<Step> Steps;
+    for (const Stmt *S : Block->body()) {
+      std::vector<WarpCall> Shuffles;
+      shufflesIn(S, Shuffles);
+      if (Shuffles.size() != 1 || isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
+        if (!Shuffles.empty())
+          Steps.push_back({WarpCall(), -1});
+        continue;
+      }
+      const WarpCall &W = Shuffles.front();
+      int Index = W.offsetArg();
+      if (Index < 0 || size_t(Index) >= W.Args.size() ||
+          (W.Fn != WarpFn::ShflDownSync && W.Fn != WarpFn::ShflXorSync &&
+           W.Fn != WarpFn::ShflDown && W.Fn != WarpFn::ShflXor)) {
+        Steps.push_back({WarpCall(), -1});
+        continue;
+      }
+      auto C = constantOf(W.Args[Index], Ctx);
+      Steps.push_back({W, C ? *C : -1});
+    }
+    for (size_t I = 0; I + 1 < Steps.size(); ++I) {
+      if (Steps[I].Offset != 16 || Steps[I + 1].Offset != 8)
+        continue;
+      if (I > 0 && Steps[I - 1].Offset == 32)
+        continue;
+      const WarpCall &W = Steps[I].Call;
+      const Expr *Offset = W.Args[W.offsetArg()];
+      if (!analysis().warpConstant(Offset, Ctx, {16}))
+        continue; // e.g. TILE / 2: a deliberate 32-lane group
+      report(useLoc(Offset->getBeginLoc(), Ctx.getSourceManager()), Severity::Warning,
+             "unrolled shuffle reduction starts at offset 16: on a 64-lane wavefront lanes 0-31 "
+             "and 32-63 are combined separately; add a step with offset 32 before it (or loop "
+             "from warpSize / 2)");
+    }
+  }
+
+  void onCall(const CallExpr *E, ASTContext &Ctx) {
+    auto W = asWarpCall(E);
+    if (!W || !W->isShuffle() || !inTranslatedCode(context(), W->NameLoc) ||
+        !checkedFunction(E, Ctx))
+      return;
+    int Index = W->widthArg();
+    if (Index < 0 || size_t(Index) >= W->Args.size())
+      return;
+    const Expr *Width = W->Args[Index];
+    auto C = analysis().warpConstant(Width, Ctx, {32});
+    if (!C)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::vector<Wave64Fix> Fixes;
+    if (!C->Named && C->LiteralLoc.isValid())
+      Fixes.push_back(tokenFix(SM, C->LiteralLoc, "warpSize", "shuffle across the wavefront",
+                               false));
+    std::string Text = exprText(Width, SM);
+    report(useLoc(Width->getBeginLoc(), SM), Severity::Warning,
+           "'" + W->Name + "' with width " + (Text == "32" ? Text : Text + " (32)") +
+               " splits the 64-lane wavefront into two independent 32-lane halves; use "
+               "warpSize unless 32-lane groups are intended",
+           std::move(Fixes));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Wave64Check> makeShuffleOffsetCheck(SourceContext &Context,
+                                                    std::shared_ptr<WarpAnalysis> Analysis) {
+  return std::make_unique<ShuffleOffsetCheck>("W64-SHFL-OFFSET", Context, std::move(Analysis));
+}
+
+} // namespace cu2dcu

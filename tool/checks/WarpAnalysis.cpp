@@ -1,0 +1,743 @@
+#include "checks/WarpAnalysis.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace cu2dcu {
+
+using namespace clang;
+
+// --- names ------------------------------------------------------------------
+
+bool isWarpName(llvm::StringRef Name) {
+  std::string Lower = Name.lower();
+  llvm::StringRef L(Lower);
+  return L.contains("warp") || L.contains("lane") || L.contains("wave") || L == "ws" ||
+         L == "wsize";
+}
+
+bool isBlockName(llvm::StringRef Name) {
+  std::string Lower = Name.lower();
+  llvm::StringRef L(Lower);
+  if (isWarpName(Name))
+    return false;
+  return L.contains("block") || L.contains("thread") || L.contains("cta") || L.contains("blk") ||
+         L == "tpb" || L == "nt" || L == "bs" || L == "bsize";
+}
+
+llvm::StringRef builtinVariable(const Expr *E) {
+  if (!E)
+    return {};
+  E = E->IgnoreParenImpCasts();
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
+    E = POE->getSyntacticForm()->IgnoreParens();
+  const Expr *Base = nullptr;
+  if (const auto *P = dyn_cast<MSPropertyRefExpr>(E))
+    Base = P->getBaseExpr();
+  else if (const auto *M = dyn_cast<MemberExpr>(E))
+    Base = M->getBase();
+  if (!Base)
+    return {};
+  Base = Base->IgnoreParenImpCasts();
+  if (const auto *O = dyn_cast<OpaqueValueExpr>(Base))
+    if (O->getSourceExpr())
+      Base = O->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
+  if (!Ref)
+    return {};
+  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+  if (!Var || !Var->getIdentifier())
+    return {};
+  llvm::StringRef Name = Var->getName();
+  if (Name == "threadIdx" || Name == "blockIdx" || Name == "blockDim" || Name == "gridDim")
+    return Name;
+  return {};
+}
+
+static bool isThreadParamName(llvm::StringRef Name) {
+  std::string Lower = Name.lower();
+  return llvm::StringSwitch<bool>(Lower)
+      .Cases({"tid", "tidx", "thread_id", "threadid", "thread_idx", "ltid", "local_tid"}, true)
+      .Cases({"lane", "lane_id", "laneid", "lane_idx", "laneidx"}, true)
+      .Default(false);
+}
+
+std::string calleeName(const CallExpr *Call) {
+  if (!Call || !Call->getCallee())
+    return {};
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+    return Ref->getNameInfo().getAsString();
+  if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee))
+    return Lookup->getName().getAsString();
+  if (const auto *Member = dyn_cast<MemberExpr>(Callee))
+    return Member->getMemberNameInfo().getAsString();
+  if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    return Member->getMember().getAsString();
+  if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
+    return Member->getMemberName().getAsString();
+  return {};
+}
+
+static SourceLocation calleeNameLoc(const CallExpr *Call) {
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+    return Ref->getLocation();
+  if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee))
+    return Lookup->getNameLoc();
+  return Callee->getBeginLoc();
+}
+
+static bool calleeFromSystemHeader(const CallExpr *Call, const SourceManager &SM) {
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+    return SM.isInSystemHeader(Ref->getDecl()->getLocation());
+  if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee)) {
+    for (const NamedDecl *D : Lookup->decls())
+      if (SM.isInSystemHeader(D->getLocation()))
+        return true;
+  }
+  return false;
+}
+
+static WarpFn warpFnOf(llvm::StringRef Name) {
+  return llvm::StringSwitch<WarpFn>(Name)
+      .Case("__shfl_sync", WarpFn::ShflSync)
+      .Case("__shfl_up_sync", WarpFn::ShflUpSync)
+      .Case("__shfl_down_sync", WarpFn::ShflDownSync)
+      .Case("__shfl_xor_sync", WarpFn::ShflXorSync)
+      .Case("__ballot_sync", WarpFn::BallotSync)
+      .Case("__any_sync", WarpFn::AnySync)
+      .Case("__all_sync", WarpFn::AllSync)
+      .Case("__uni_sync", WarpFn::UniSync)
+      .Case("__syncwarp", WarpFn::SyncWarp)
+      .Case("__activemask", WarpFn::ActiveMask)
+      .Case("__match_any_sync", WarpFn::MatchAnySync)
+      .Case("__match_all_sync", WarpFn::MatchAllSync)
+      .Cases({"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+              "__reduce_or_sync", "__reduce_xor_sync"},
+             WarpFn::ReduceSync)
+      .Case("__shfl", WarpFn::Shfl)
+      .Case("__shfl_up", WarpFn::ShflUp)
+      .Case("__shfl_down", WarpFn::ShflDown)
+      .Case("__shfl_xor", WarpFn::ShflXor)
+      .Case("__ballot", WarpFn::Ballot)
+      .Case("__any", WarpFn::Any)
+      .Case("__all", WarpFn::All)
+      .Default(WarpFn::None);
+}
+
+bool WarpCall::isShuffle() const {
+  switch (Fn) {
+  case WarpFn::ShflSync:
+  case WarpFn::ShflUpSync:
+  case WarpFn::ShflDownSync:
+  case WarpFn::ShflXorSync:
+  case WarpFn::Shfl:
+  case WarpFn::ShflUp:
+  case WarpFn::ShflDown:
+  case WarpFn::ShflXor:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool WarpCall::isSync() const {
+  switch (Fn) {
+  case WarpFn::ShflSync:
+  case WarpFn::ShflUpSync:
+  case WarpFn::ShflDownSync:
+  case WarpFn::ShflXorSync:
+  case WarpFn::BallotSync:
+  case WarpFn::AnySync:
+  case WarpFn::AllSync:
+  case WarpFn::UniSync:
+  case WarpFn::SyncWarp:
+  case WarpFn::MatchAnySync:
+  case WarpFn::MatchAllSync:
+  case WarpFn::ReduceSync:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool WarpCall::takenOver() const {
+  switch (Fn) {
+  case WarpFn::ShflSync:
+  case WarpFn::ShflUpSync:
+  case WarpFn::ShflDownSync:
+  case WarpFn::ShflXorSync:
+  case WarpFn::BallotSync:
+  case WarpFn::AnySync:
+  case WarpFn::AllSync:
+  case WarpFn::SyncWarp:
+  case WarpFn::ActiveMask:
+    return true;
+  default:
+    return false;
+  }
+}
+
+int WarpCall::offsetArg() const {
+  if (!isShuffle())
+    return -1;
+  return isSync() ? 2 : 1;
+}
+
+int WarpCall::widthArg() const {
+  if (!isShuffle())
+    return -1;
+  return isSync() ? 3 : 2;
+}
+
+std::optional<WarpCall> asWarpCall(const CallExpr *Call) {
+  if (!Call)
+    return std::nullopt;
+  std::string Name = calleeName(Call);
+  WarpFn Fn = warpFnOf(Name);
+  if (Fn == WarpFn::None)
+    return std::nullopt;
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (!isa<DeclRefExpr>(Callee) && !isa<UnresolvedLookupExpr>(Callee))
+    return std::nullopt;
+  WarpCall W;
+  W.Fn = Fn;
+  W.Name = Name;
+  W.Call = Call;
+  W.NameLoc = calleeNameLoc(Call);
+  for (const Expr *Arg : Call->arguments()) {
+    if (isa<CXXDefaultArgExpr>(Arg))
+      break;
+    W.Args.push_back(Arg);
+  }
+  return W;
+}
+
+// --- tree helpers -------------------------------------------------------------
+
+const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (int Depth = 0; Depth < 512; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    Node = Parents[0];
+    if (const auto *F = Node.get<FunctionDecl>())
+      return F;
+    if (const auto *L = Node.get<LambdaExpr>())
+      return L->getCallOperator();
+    if (Node.get<TranslationUnitDecl>())
+      return nullptr;
+  }
+  return nullptr;
+}
+
+const Stmt *parentSkippingParens(const Expr *E, ASTContext &Ctx, const Expr **Child) {
+  const Stmt *Current = E;
+  for (int Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx.getParents(*Current);
+    if (Parents.empty())
+      return nullptr;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P) {
+      if (Child)
+        *Child = dyn_cast<Expr>(Current);
+      return nullptr;
+    }
+    if (isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) || isa<MaterializeTemporaryExpr>(P) ||
+        isa<FullExpr>(P) || isa<CXXBindTemporaryExpr>(P)) {
+      Current = P;
+      continue;
+    }
+    if (Child)
+      *Child = dyn_cast<Expr>(Current);
+    return P;
+  }
+  return nullptr;
+}
+
+bool isDeviceFunction(const FunctionDecl *F) {
+  return F && (F->hasAttr<CUDADeviceAttr>() || F->hasAttr<CUDAGlobalAttr>());
+}
+
+std::string spelledText(SourceRange Range, const SourceManager &SM) {
+  LangOptions LO;
+  LO.CPlusPlus = true;
+  LO.CPlusPlus17 = true;
+  // The innermost macro level where both ends are written in one buffer, in
+  // order: "BLOCK_SIZE / 32" inside a #define, "tid % WARP_SIZE" at a use.
+  auto Chain = [&](SourceLocation L, bool Begin) {
+    std::vector<SourceLocation> Out;
+    for (int I = 0; I < 16 && L.isValid(); ++I) {
+      Out.push_back(L);
+      if (L.isFileID())
+        break;
+      CharSourceRange R = SM.getImmediateExpansionRange(L);
+      L = Begin ? R.getBegin() : R.getEnd();
+    }
+    return Out;
+  };
+  auto SameLevel = [&](SourceLocation B, SourceLocation E) {
+    if (B.isFileID() && E.isFileID())
+      return true;
+    return B.isMacroID() && E.isMacroID() &&
+           SM.getImmediateExpansionRange(B).getBegin() ==
+               SM.getImmediateExpansionRange(E).getBegin();
+  };
+  std::vector<SourceLocation> Bs = Chain(Range.getBegin(), true), Es = Chain(Range.getEnd(), false);
+  for (SourceLocation E : Es)
+    for (SourceLocation B : Bs) {
+      if (!SameLevel(B, E))
+        continue;
+      SourceLocation SB = SM.getSpellingLoc(B), SE = SM.getSpellingLoc(E);
+      if (SM.getFileID(SB) != SM.getFileID(SE) || SM.getFileOffset(SB) > SM.getFileOffset(SE))
+        continue;
+      return Lexer::getSourceText(CharSourceRange::getTokenRange(SB, SE), SM, LO).str();
+    }
+  return {};
+}
+
+static bool referencesWarpSize(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (Ref->getDecl()->getIdentifier() && Ref->getDecl()->getName() == "warpSize")
+      return true;
+  for (const Stmt *Child : S->children())
+    if (referencesWarpSize(Child))
+      return true;
+  return false;
+}
+
+static bool isCallTo(const Expr *E, std::initializer_list<llvm::StringRef> Names) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  if (!Call)
+    return false;
+  std::string Name = calleeName(Call);
+  for (llvm::StringRef N : Names)
+    if (Name == N)
+      return true;
+  return false;
+}
+
+// --- data flow ------------------------------------------------------------------
+
+namespace {
+
+struct Def {
+  const VarDecl *Var;
+  const Expr *Value; // null: Fixed taint
+  unsigned Fixed = 0;
+};
+
+class FlowCollector : public RecursiveASTVisitor<FlowCollector> {
+public:
+  explicit FlowCollector(FunctionFlow &Flow) : Flow(Flow) {}
+  std::vector<Def> Defs;
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->getInit() && !isa<ParmVarDecl>(V))
+      Defs.push_back({V, V->getInit()});
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (!B->isAssignmentOp())
+      return true;
+    if (const VarDecl *V = varOf(B->getLHS())) {
+      Flow.Assigned.insert(V);
+      Defs.push_back({V, B->isCompoundAssignmentOp() ? static_cast<const Expr *>(B) : B->getRHS()});
+    } else if (const auto *M = dyn_cast<MemberExpr>(B->getLHS()->IgnoreParenImpCasts())) {
+      if (const VarDecl *V = varOf(M->getBase()))
+        Flow.Assigned.insert(V); // block.x = ...
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+      if (const VarDecl *V = varOf(U->getSubExpr()))
+        Flow.Assigned.insert(V);
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
+    std::string Text = Asm->getAsmString();
+    unsigned Bits = 0;
+    if (Text.find("%laneid") != std::string::npos)
+      Bits |= TaintThread;
+    if (Text.find("%lanemask") != std::string::npos)
+      Bits |= TaintBallot;
+    for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
+      if (const VarDecl *V = varOf(Asm->getOutputExpr(I))) {
+        Flow.Assigned.insert(V);
+        if (Bits)
+          Defs.push_back({V, nullptr, Bits});
+      }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (V->isLocalVarDeclOrParm() || V->hasAttr<CUDASharedAttr>())
+        Flow.Refs.push_back(Ref);
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
+    Flow.Subscripts.push_back(A);
+    return true;
+  }
+
+  static const VarDecl *varOf(const Expr *E) {
+    if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
+      return dyn_cast<VarDecl>(Ref->getDecl());
+    return nullptr;
+  }
+
+private:
+  FunctionFlow &Flow;
+};
+
+} // namespace
+
+const FunctionFlow &WarpAnalysis::flow(const FunctionDecl *F, ASTContext &Ctx) {
+  if (!F || !F->hasBody())
+    return Empty;
+  F = F->getDefinition() ? F->getDefinition() : F;
+  auto &Slot = Flows[F];
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<FunctionFlow>();
+  FunctionFlow &Flow = *Slot;
+  for (const ParmVarDecl *P : F->parameters())
+    if (P->getIdentifier() && isThreadParamName(P->getName()) && P->getType()->isIntegerType())
+      Flow.Vars[P] = TaintThread;
+  FlowCollector Collector(Flow);
+  Collector.TraverseStmt(F->getBody());
+  for (int Round = 0; Round < 8; ++Round) {
+    bool Changed = false;
+    for (const Def &D : Collector.Defs) {
+      unsigned Bits = D.Value ? taint(D.Value, Flow, Ctx) : D.Fixed;
+      unsigned &Slot = Flow.Vars[D.Var];
+      if ((Slot | Bits) != Slot) {
+        Slot |= Bits;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  return Flow;
+}
+
+const FunctionFlow &WarpAnalysis::flowAt(const Stmt *S, ASTContext &Ctx) {
+  return flow(enclosingFunction(S, Ctx), Ctx);
+}
+
+unsigned WarpAnalysis::taint(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx) const {
+  if (!E)
+    return TaintNone;
+  E = E->IgnoreParenImpCasts();
+  llvm::StringRef Builtin = builtinVariable(E);
+  if (Builtin == "threadIdx")
+    return TaintThread;
+  if (Builtin == "blockDim")
+    return TaintBlockDim;
+  if (!Builtin.empty())
+    return TaintNone;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+      return Flow.of(V);
+    return TaintNone;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    BinaryOperatorKind Op = B->getOpcode();
+    if (Op == BO_Assign || Op == BO_Comma)
+      return taint(B->getRHS(), Flow, Ctx);
+    if (B->isComparisonOp() || B->isLogicalOp())
+      return TaintNone;
+    if (B->isCompoundAssignmentOp())
+      Op = BinaryOperator::getOpForCompoundAssignment(Op);
+    unsigned L = taint(B->getLHS(), Flow, Ctx), R = taint(B->getRHS(), Flow, Ctx);
+    unsigned Bits = (L | R) & (TaintThread | TaintBlockDim);
+    bool BitOp = Op == BO_And || Op == BO_Or || Op == BO_Xor || Op == BO_Shl || Op == BO_Shr ||
+                 Op == BO_Add || Op == BO_Sub;
+    if (BitOp) {
+      Bits |= (L | R) & TaintBallot;
+      // (mask >> lane) & 1 extracts a bit: no longer a lane mask.
+      Expr::EvalResult C;
+      if (Op == BO_And && ((!B->getRHS()->isValueDependent() && B->getRHS()->EvaluateAsInt(C, Ctx)) ||
+                           (!B->getLHS()->isValueDependent() && B->getLHS()->EvaluateAsInt(C, Ctx))) &&
+          C.Val.getInt().getActiveBits() <= 32)
+        Bits &= ~TaintBallot;
+    }
+    if (Op == BO_Rem && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {32}))
+      Bits |= TaintLane;
+    if (Op == BO_And && (((L & TaintThread) && warpConstant(B->getRHS(), Ctx, {31})) ||
+                         ((R & TaintThread) && warpConstant(B->getLHS(), Ctx, {31}))))
+      Bits |= TaintLane;
+    if (Op == BO_Div && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {32}))
+      Bits |= TaintWarpId;
+    if (Op == BO_Shr && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {5}))
+      Bits |= TaintWarpId;
+    return Bits;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    switch (U->getOpcode()) {
+    case UO_Not:
+    case UO_Minus:
+    case UO_Plus:
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec:
+      return taint(U->getSubExpr(), Flow, Ctx);
+    default:
+      return TaintNone;
+    }
+  }
+  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+    return taint(C->getTrueExpr(), Flow, Ctx) | taint(C->getFalseExpr(), Flow, Ctx);
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return taint(Cast->getSubExpr(), Flow, Ctx);
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    std::string Name = calleeName(Call);
+    if (Name == "__ballot_sync" || Name == "__ballot" || Name == "__ballot64")
+      return TaintBallot;
+    if (Name == "__activemask")
+      return TaintBallot | TaintActiveMask;
+    if (Name == "__lanemask_lt" || Name == "__lanemask_le" || Name == "__lanemask_gt" ||
+        Name == "__lanemask_ge" || Name == "__lanemask_eq")
+      return TaintBallot;
+    if (Name == "__lane_id" || Name == "thread_rank")
+      return TaintThread;
+    if (Name == "min" || Name == "max" || Name == "umin" || Name == "umax") {
+      unsigned Bits = 0;
+      for (const Expr *Arg : Call->arguments())
+        Bits |= taint(Arg, Flow, Ctx) & (TaintThread | TaintBlockDim);
+      return Bits;
+    }
+    return TaintNone;
+  }
+  return TaintNone;
+}
+
+// --- constants ----------------------------------------------------------------------
+
+static bool sameExpansion(SourceLocation A, SourceLocation B, const SourceManager &SM) {
+  if (!A.isMacroID() || !B.isMacroID() || SM.isMacroArgExpansion(A) || SM.isMacroArgExpansion(B))
+    return false;
+  return SM.getImmediateExpansionRange(A).getBegin() == SM.getImmediateExpansionRange(B).getBegin();
+}
+
+/// The warp-ish name a piece of E is spelled with (a macro or a declaration),
+/// or "" when E mentions none.
+static std::string warpNameIn(const Expr *E, const SourceManager &SM, const LangOptions &LO) {
+  if (!E)
+    return {};
+  SourceLocation L = E->getBeginLoc();
+  if (L.isMacroID() && !SM.isMacroArgExpansion(L)) {
+    llvm::StringRef Macro = Lexer::getImmediateMacroName(L, SM, LO);
+    if (isWarpName(Macro))
+      return Macro.str();
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())) {
+    const ValueDecl *D = Ref->getDecl();
+    if (D->getIdentifier() && !SM.isInSystemHeader(D->getLocation()) && isWarpName(D->getName()))
+      return D->getName().str();
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child)) {
+      std::string N = warpNameIn(CE, SM, LO);
+      if (!N.empty())
+        return N;
+    }
+  return {};
+}
+
+static bool allLiteralsSpelledHere(const Stmt *S, const SourceManager &SM) {
+  if (const auto *Lit = dyn_cast<IntegerLiteral>(S))
+    return !Lit->getLocation().isMacroID() || SM.isMacroArgExpansion(Lit->getLocation());
+  if (isa<DeclRefExpr>(S))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (Child && !allLiteralsSpelledHere(Child, SM))
+      return false;
+  return true;
+}
+
+std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext &Ctx,
+                                                       std::initializer_list<int64_t> Values,
+                                                       SourceLocation OperatorLoc) const {
+  if (!E)
+    return std::nullopt;
+  const Expr *S = E->IgnoreParenImpCasts();
+  if (S->isValueDependent() || S->isTypeDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!S->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  int64_t V = R.Val.getInt().getExtValue();
+  bool Wanted = false;
+  for (int64_t W : Values)
+    Wanted |= W == V;
+  if (!Wanted || referencesWarpSize(S))
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  WarpConstant C;
+  C.Value = V;
+  if (const auto *Lit = dyn_cast<IntegerLiteral>(S)) {
+    SourceLocation L = Lit->getLocation();
+    if (!L.isMacroID() || SM.isMacroArgExpansion(L) || sameExpansion(L, OperatorLoc, SM)) {
+      C.LiteralLoc = L;
+      return C;
+    }
+    llvm::StringRef Macro = Lexer::getImmediateMacroName(L, SM, LO);
+    if (!isWarpName(Macro))
+      return std::nullopt; // TILE, BLOCK_SIZE, ...: not the warp size
+    C.Named = true;
+    C.Name = Macro.str();
+    C.LiteralLoc = L;
+    return C;
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    const ValueDecl *D = Ref->getDecl();
+    if (!D->getIdentifier() || SM.isInSystemHeader(D->getLocation()) || !isWarpName(D->getName()))
+      return std::nullopt;
+    C.Named = true;
+    C.Name = D->getName().str();
+    if (const auto *Var = dyn_cast<VarDecl>(D))
+      if (const auto *Lit = dyn_cast_or_null<IntegerLiteral>(
+              Var->getInit() ? Var->getInit()->IgnoreParenImpCasts() : nullptr))
+        C.LiteralLoc = Lit->getLocation();
+    return C;
+  }
+  // A composite: (WARP_SIZE - 1), LANE_MASK, (32 - 1).
+  SourceLocation B = S->getBeginLoc();
+  if (B.isMacroID() && !SM.isMacroArgExpansion(B) && !sameExpansion(B, OperatorLoc, SM)) {
+    std::string Name = warpNameIn(S, SM, LO);
+    if (Name.empty())
+      return std::nullopt;
+    C.Named = true;
+    C.Name = Name;
+    return C;
+  }
+  std::string Name = warpNameIn(S, SM, LO);
+  if (!Name.empty()) {
+    C.Named = true;
+    C.Name = Name;
+    return C;
+  }
+  if (allLiteralsSpelledHere(S, SM))
+    return C; // literal arithmetic, no single token to replace
+  return std::nullopt;
+}
+
+// --- masks ------------------------------------------------------------------------------
+
+std::string MaskInfo::describe() const {
+  char Hex[32];
+  snprintf(Hex, sizeof Hex, is32Bit() ? "0x%08llx" : "0x%llx",
+           static_cast<unsigned long long>(Value));
+  switch (Kind) {
+  case MaskKind::Default:
+    return "the default full mask";
+  case MaskKind::ActiveMask:
+    return ViaName ? "'" + Name + "' (__activemask())" : "__activemask()";
+  case MaskKind::Dynamic32:
+  case MaskKind::Dynamic64:
+    return ViaName ? "'" + Name + "'" : "a computed mask";
+  default:
+    return ViaName ? "'" + Name + "' (" + Hex + ")" : std::string(Hex);
+  }
+}
+
+static unsigned integerWidth(QualType T, ASTContext &Ctx) {
+  if (T.isNull() || T->isDependentType() || !T->isIntegerType())
+    return 32;
+  return Ctx.getTypeSize(T);
+}
+
+MaskInfo WarpAnalysis::classifyMask(const WarpCall &Call, const FunctionFlow &Flow,
+                                    ASTContext &Ctx) const {
+  MaskInfo M;
+  const Expr *Mask = Call.mask();
+  if (!Mask) {
+    M.Kind = MaskKind::Default;
+    return M;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Expr *S = Mask->IgnoreParenImpCasts();
+  if (isCallTo(S, {"__activemask"})) {
+    M.Kind = MaskKind::ActiveMask;
+    return M;
+  }
+  const Expr *Value = S;
+  unsigned Width = integerWidth(S->getType(), Ctx);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
+      M.ViaName = true;
+      M.Name = V->getName().str();
+      M.Var = V;
+      Width = integerWidth(V->getType(), Ctx);
+      bool Stable = V->getType().isConstQualified() || V->isConstexpr() ||
+                    (V->hasLocalStorage() && !Flow.Assigned.count(V));
+      const Expr *Init = V->getInit() ? V->getInit()->IgnoreParenImpCasts() : nullptr;
+      if (!Stable || !Init || isa<ParmVarDecl>(V)) {
+        M.Kind = Width <= 32 ? MaskKind::Dynamic32 : MaskKind::Dynamic64;
+        return M;
+      }
+      if (isCallTo(Init, {"__activemask"})) {
+        M.Kind = MaskKind::ActiveMask;
+        return M;
+      }
+      Value = Init;
+    }
+  }
+  Expr::EvalResult R;
+  if (Value->isValueDependent() || !Value->EvaluateAsInt(R, Ctx)) {
+    M.Kind = Width <= 32 ? MaskKind::Dynamic32 : MaskKind::Dynamic64;
+    return M;
+  }
+  llvm::APSInt I = R.Val.getInt();
+  uint64_t Bits = I.extOrTrunc(64).getZExtValue();
+  if (I.getBitWidth() < 64 && I.isSigned() && I.isNegative())
+    Bits &= (I.getBitWidth() >= 64 ? ~0ull : ((1ull << I.getBitWidth()) - 1));
+  if (Width <= 32) {
+    Bits &= 0xffffffffull;
+    M.Kind = Bits == 0xffffffffull ? MaskKind::Full32 : MaskKind::Partial32;
+  } else {
+    if (I.isSigned() && I.isNegative())
+      Bits = I.extOrTrunc(64).getZExtValue();
+    M.Kind = Bits == ~0ull ? MaskKind::Full64 : MaskKind::Partial64;
+  }
+  M.Value = Bits;
+  M.ValueBegin = Value->getBeginLoc();
+  M.ValueEnd = Value->getEndLoc();
+  if (!M.Var) {
+    // Spelled through an object-like macro (FULL_MASK) rather than in the call?
+    SourceLocation B = Value->getBeginLoc();
+    while (B.isMacroID() && SM.isMacroArgExpansion(B))
+      B = SM.getImmediateSpellingLoc(B); // the argument as written
+    if (B.isMacroID()) {
+      SourceLocation Spelled = SM.getSpellingLoc(B);
+      SourceLocation From = SM.getSpellingLoc(Call.NameLoc);
+      SourceLocation To = SM.getSpellingLoc(Call.Call->getRParenLoc());
+      bool Inside = SM.getFileID(Spelled) == SM.getFileID(From) &&
+                    SM.getFileID(Spelled) == SM.getFileID(To) &&
+                    SM.getFileOffset(Spelled) > SM.getFileOffset(From) &&
+                    SM.getFileOffset(Spelled) < SM.getFileOffset(To);
+      if (!Inside) {
+        M.ViaName = true;
+        M.Name = Lexer::getImmediateMacroName(B, SM, Ctx.getLangOpts()).str();
+      }
+    }
+  }
+  return M;
+}
+
+} // namespace cu2dcu

@@ -1,0 +1,164 @@
+// Shared analysis for the wavefront-64 checks and the warp intrinsic
+// translator: which values derive from thread indices (a small intra-function
+// def-use walk over variable initialisers and assignments), which constants
+// stand for the 32-lane warp size, which calls are warp intrinsics and what
+// their lane masks are.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cu2dcu {
+
+/// What a value is derived from; a bit set.
+enum TaintBits : unsigned {
+  TaintNone = 0,
+  TaintThread = 1u << 0,     // threadIdx, thread_rank(), __lane_id(), PTX %laneid
+  TaintLane = 1u << 1,       // a lane computed for 32-lane warps: tid % 32, tid & 31
+  TaintWarpId = 1u << 2,     // a warp index computed with 32: tid / 32, tid >> 5
+  TaintBallot = 1u << 3,     // a lane mask: ballot / activemask results and bit ops on them
+  TaintActiveMask = 1u << 4, // exactly the __activemask() value
+  TaintBlockDim = 1u << 5,   // blockDim
+};
+
+/// Per-function facts, computed once per function and cached.
+struct FunctionFlow {
+  llvm::DenseMap<const clang::VarDecl *, unsigned> Vars;
+  /// Variables written after their declaration (assignment, ++, --, &x).
+  llvm::DenseSet<const clang::VarDecl *> Assigned;
+  /// Every reference to a local variable in the body, for use scans.
+  std::vector<const clang::DeclRefExpr *> Refs;
+  /// Every array subscript in the body.
+  std::vector<const clang::ArraySubscriptExpr *> Subscripts;
+
+  unsigned of(const clang::VarDecl *V) const {
+    auto It = Vars.find(V);
+    return It == Vars.end() ? TaintNone : It->second;
+  }
+};
+
+/// A constant that stands for a warp-size-derived number (32, 31, 5, 16).
+struct WarpConstant {
+  int64_t Value = 0;
+  /// Literal: the number is written where it is used (possibly inside a
+  /// function-like macro body together with the operator). Named: it comes
+  /// from a macro or a constant whose name says warp/lane/wave.
+  bool Named = false;
+  std::string Name;
+  /// The literal token to replace, when the constant is one literal token.
+  clang::SourceLocation LiteralLoc;
+};
+
+enum class WarpFn {
+  None,
+  ShflSync, ShflUpSync, ShflDownSync, ShflXorSync,
+  BallotSync, AnySync, AllSync, UniSync, SyncWarp, ActiveMask,
+  MatchAnySync, MatchAllSync, ReduceSync,
+  Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All,
+};
+
+struct WarpCall {
+  WarpFn Fn = WarpFn::None;
+  std::string Name;
+  const clang::CallExpr *Call = nullptr;
+  clang::SourceLocation NameLoc;
+  /// Arguments as written (default arguments left out).
+  std::vector<const clang::Expr *> Args;
+
+  bool isShuffle() const;
+  bool isSync() const;     // takes a lane mask as first parameter
+  bool takenOver() const;  // translated by the WarpIntrinsicTranslator
+  const clang::Expr *mask() const { return isSync() && !Args.empty() ? Args[0] : nullptr; }
+  /// Index of the lane / offset argument of a shuffle, or -1.
+  int offsetArg() const;
+  /// Index of the width argument of a shuffle, or -1.
+  int widthArg() const;
+};
+
+/// The name a call's callee is spelled with (also for dependent calls).
+std::string calleeName(const clang::CallExpr *Call);
+std::optional<WarpCall> asWarpCall(const clang::CallExpr *Call);
+
+enum class MaskKind {
+  Default,   // no mask written (__syncwarp())
+  Full32,    // all 32 bits set, 32-bit type: 0xffffffff, ~0u, -1
+  Full64,    // all 64 bits set, 64-bit type
+  ActiveMask,// __activemask(), or a variable holding it
+  Partial32, // another constant of a 32-bit type
+  Partial64, // another constant of a 64-bit type
+  Dynamic32, // not a constant, 32-bit type
+  Dynamic64, // not a constant, 64-bit type
+};
+
+struct MaskInfo {
+  MaskKind Kind = MaskKind::Dynamic32;
+  uint64_t Value = 0;
+  /// The mask is spelled through a name: a variable or an object-like macro.
+  bool ViaName = false;
+  std::string Name;
+  const clang::VarDecl *Var = nullptr;
+  /// Where the constant is written (the literal in the call, the macro body or
+  /// the variable initialiser), when it is one literal token or ~0u / -1.
+  clang::SourceLocation ValueBegin, ValueEnd;
+
+  bool isFull() const {
+    return Kind == MaskKind::Full32 || Kind == MaskKind::Full64 || Kind == MaskKind::ActiveMask ||
+           Kind == MaskKind::Default;
+  }
+  bool is32Bit() const {
+    return Kind == MaskKind::Full32 || Kind == MaskKind::Partial32 || Kind == MaskKind::Dynamic32;
+  }
+  std::string describe() const; // "0xffffffff", "FULL_MASK (0xffffffff)", "'m'"
+};
+
+/// Whether a name reads as the warp / lane / wavefront size.
+bool isWarpName(llvm::StringRef Name);
+/// Whether a name reads as a thread-block size (BLOCK_SIZE, kThreads, ...).
+bool isBlockName(llvm::StringRef Name);
+/// "threadIdx", "blockDim", ... when E reads a member of that builtin variable.
+llvm::StringRef builtinVariable(const clang::Expr *E);
+/// The function (or lambda call operator) whose body holds S.
+const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ctx);
+/// The nearest parent of E that is not a paren or implicit cast; Child is set
+/// to the expression directly under it.
+const clang::Stmt *parentSkippingParens(const clang::Expr *E, clang::ASTContext &Ctx,
+                                        const clang::Expr **Child = nullptr);
+bool isDeviceFunction(const clang::FunctionDecl *F);
+/// Source text of a token range, as spelled.
+std::string spelledText(clang::SourceRange Range, const clang::SourceManager &SM);
+
+class WarpAnalysis {
+public:
+  /// Data flow of F's body (cached).
+  const FunctionFlow &flow(const clang::FunctionDecl *F, clang::ASTContext &Ctx);
+  /// Data flow of the function around S, or an empty flow outside functions.
+  const FunctionFlow &flowAt(const clang::Stmt *S, clang::ASTContext &Ctx);
+  /// What E derives from.
+  unsigned taint(const clang::Expr *E, const FunctionFlow &Flow, clang::ASTContext &Ctx) const;
+  /// E as a warp-size-derived constant with one of Values, or nothing. A
+  /// number that comes from a constant named otherwise (TILE, BLOCK) is not one,
+  /// nor is warpSize itself.
+  std::optional<WarpConstant> warpConstant(const clang::Expr *E, clang::ASTContext &Ctx,
+                                           std::initializer_list<int64_t> Values,
+                                           clang::SourceLocation OperatorLoc = {}) const;
+  /// Classifies the lane mask of a warp call.
+  MaskInfo classifyMask(const WarpCall &Call, const FunctionFlow &Flow,
+                        clang::ASTContext &Ctx) const;
+
+private:
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
+  FunctionFlow Empty;
+};
+
+} // namespace cu2dcu

@@ -1,0 +1,156 @@
+// W64-WARP-COUNT: warps per block computed with 32 (blockDim.x / 32,
+// (blockDim.x + 31) / 32, BLOCK_SIZE / 32, threads >> 5) and per-warp
+// shared arrays sized 32 and indexed by a warp id. With 64-lane wavefronts a
+// block has half as many warps: loops over "all warps" read slots nobody
+// wrote, and per-warp arrays are twice the size needed.
+#include "checks/CheckSupport.h"
+
+#include "clang/Lex/Lexer.h"
+
+namespace cu2dcu {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+class WarpCountCheck : public Wave64Check {
+public:
+  using Wave64Check::Wave64Check;
+
+  void registerMatchers(MatchFinder &Finder) override {
+    Finder.addMatcher(binaryOperator(hasAnyOperatorName("/", ">>", "/=", ">>=")).bind("op"), this);
+    Finder.addMatcher(varDecl(hasAttr(attr::CUDAShared)).bind("shared"), this);
+  }
+
+  void run(const MatchFinder::MatchResult &Result) override {
+    ASTContext &Ctx = *Result.Context;
+    if (const auto *B = Result.Nodes.getNodeAs<BinaryOperator>("op"))
+      return onDivision(B, Ctx);
+    if (const auto *V = Result.Nodes.getNodeAs<VarDecl>("shared"))
+      return onShared(V, Ctx);
+  }
+
+private:
+  /// The block-size name E is written with (BLOCK_SIZE, kThreads), or "".
+  static std::string blockNameOf(const Expr *E, ASTContext &Ctx) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Add = dyn_cast<BinaryOperator>(E); Add && Add->getOpcode() == BO_Add)
+      return blockNameOf(Add->getLHS(), Ctx);
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation L = E->getBeginLoc();
+    if (L.isMacroID() && !SM.isMacroArgExpansion(L)) {
+      llvm::StringRef Macro = Lexer::getImmediateMacroName(L, SM, Ctx.getLangOpts());
+      if (isBlockName(Macro))
+        return Macro.str();
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const ValueDecl *D = Ref->getDecl();
+      if (D->getIdentifier() && !SM.isInSystemHeader(D->getLocation()) &&
+          isBlockName(D->getName()))
+        return D->getName().str();
+    }
+    return {};
+  }
+
+  void onDivision(const BinaryOperator *B, ASTContext &Ctx) {
+    if (!inTranslatedCode(context(), B->getOperatorLoc()))
+      return;
+    bool Outside = false;
+    const FunctionDecl *F = checkedFunction(B, Ctx, &Outside);
+    if (!F && !Outside)
+      return;
+    WarpAnalysis &A = analysis();
+    const FunctionFlow &Flow = F ? A.flow(F, Ctx) : A.flowAt(B, Ctx);
+    bool Shift = B->getOpcode() == BO_Shr || B->getOpcode() == BO_ShrAssign;
+    const Expr *L = B->getLHS(), *R = B->getRHS();
+    auto C = A.warpConstant(R, Ctx, {Shift ? 5 : 32}, B->getOperatorLoc());
+    if (!C)
+      return;
+    unsigned TL = A.taint(L, Flow, Ctx);
+    if (TL & TaintThread)
+      return; // a warp id: W64-LANE-MATH
+    const SourceManager &SM = Ctx.getSourceManager();
+    bool Runtime = TL & TaintBlockDim;
+    std::string Name = Runtime ? std::string() : blockNameOf(L, Ctx);
+    if (!Runtime && Name.empty())
+      return;
+    std::string Message = "'" + exprText(B, SM) +
+                          "' counts 32-thread warps; a block has half as many 64-lane "
+                          "wavefronts, so per-warp loops and slots beyond that stay unwritten: "
+                          "divide by warpSize";
+    std::vector<Wave64Fix> Fixes;
+    if (C->Named) {
+      Message += " ('" + C->Name + "' is " + std::to_string(C->Value) + ")";
+    } else if (C->LiteralLoc.isValid()) {
+      // Runtime counts are safe to fix; compile-time ones may size arrays,
+      // where warpSize is not a constant on every HIP version.
+      bool Safe = Runtime;
+      const Expr *Left = L->IgnoreImpCasts();
+      if (Shift) {
+        bool Plain = B->isCompoundAssignmentOp() ||
+                     (!isa<BinaryOperator>(Left) && !isa<ConditionalOperator>(Left));
+        Fixes.push_back(rangeFix(SM, B->getOperatorLoc(), R->getEndLoc(),
+                                 B->isCompoundAssignmentOp() ? "/= warpSize" : "/ warpSize",
+                                 "divide by warpSize", Safe && Plain));
+      } else {
+        Fixes.push_back(tokenFix(SM, C->LiteralLoc, "warpSize", "divide by warpSize", Safe));
+      }
+      // (n + 31) / 32: the rounding term goes with it.
+      if (const auto *Add = dyn_cast<BinaryOperator>(L->IgnoreParenImpCasts());
+          Add && Add->getOpcode() == BO_Add)
+        if (auto Round = A.warpConstant(Add->getRHS(), Ctx, {31}, Add->getOperatorLoc());
+            Round && !Round->Named && Round->LiteralLoc.isValid())
+          Fixes.push_back(tokenFix(SM, Round->LiteralLoc, "(warpSize - 1)",
+                                   "round up to whole wavefronts", Safe));
+    }
+    Expr::EvalResult Constant;
+    if (!Runtime && !L->isValueDependent() && L->EvaluateAsInt(Constant, Ctx))
+      Message += " (a compile-time warp count: where it sizes an array, size it for 64-lane "
+                 "wavefronts)";
+    else if (!Runtime)
+      Message += " ('" + Name + "' holds a block size)";
+    report(B->getOperatorLoc(), Severity::Warning, Message, std::move(Fixes));
+  }
+
+  static const VarDecl *rootArray(const Expr *Base) {
+    Base = Base->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
+      return dyn_cast<VarDecl>(Ref->getDecl());
+    return nullptr;
+  }
+
+  void onShared(const VarDecl *V, ASTContext &Ctx) {
+    if (!inTranslatedCode(context(), V->getLocation()))
+      return;
+    const auto *Array = Ctx.getAsConstantArrayType(V->getType());
+    if (!Array || Array->getSize().getZExtValue() != 32)
+      return;
+    const FunctionDecl *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+    if (!F || F->isTemplateInstantiation())
+      return;
+    WarpAnalysis &A = analysis();
+    const FunctionFlow &Flow = A.flow(F, Ctx);
+    bool ByWarp = false;
+    for (const ArraySubscriptExpr *S : Flow.Subscripts)
+      if (rootArray(S->getBase()) == V && (A.taint(S->getIdx(), Flow, Ctx) & TaintWarpId))
+        ByWarp = true;
+    if (!ByWarp)
+      return;
+    report(V->getLocation(), Severity::Note,
+           "'" + V->getName().str() +
+               "' holds one slot per 32-thread warp (32 slots for 1024 threads); with 64-lane "
+               "wavefronts a block has at most 16, so 16 slots suffice and a loop over 32 "
+               "slots reads unwritten ones: size and index it by wavefront "
+               "(1024 / warpSize, threadIdx.x / warpSize)");
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Wave64Check> makeWarpCountCheck(SourceContext &Context,
+                                                std::shared_ptr<WarpAnalysis> Analysis) {
+  return std::make_unique<WarpCountCheck>("W64-WARP-COUNT", Context, std::move(Analysis));
+}
+
+} // namespace cu2dcu

@@ -1,0 +1,299 @@
+#include "checks/WarpIntrinsicTranslator.h"
+
+#include "checks/Wave64Check.h"
+#include "lexical/EntryTranslation.h"
+#include "lexical/RawTokens.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+#include <set>
+
+namespace cu2dcu {
+
+using namespace clang;
+
+namespace {
+
+const HipVersion SyncSince{6, 2};
+const HipVersion SyncDefault{7, 0};
+
+const char *const SyncWarpReplacement =
+    "(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), "
+    "__builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
+
+/// Offset in File of the character where Loc's token is written inside
+/// [From, To), following macro expansions outwards: a token of a macro argument
+/// is followed to where the argument is written and, when ThroughParams, also
+/// to the parameter's place in the macro body. Nothing when neither lies
+/// inside the call's text.
+std::optional<unsigned> offsetInCall(SourceLocation Loc, FileID File, unsigned From, unsigned To,
+                                     const SourceManager &SM, bool ThroughParams, int Depth = 0) {
+  if (Loc.isInvalid() || Depth > 24)
+    return std::nullopt;
+  SourceLocation Spelled = SM.getSpellingLoc(Loc);
+  auto [F, Offset] = SM.getDecomposedLoc(Spelled);
+  if (F == File && Offset > From && Offset < To)
+    return Offset;
+  if (Loc.isFileID())
+    return std::nullopt;
+  if (SM.isMacroArgExpansion(Loc)) {
+    if (auto Found = offsetInCall(SM.getImmediateSpellingLoc(Loc), File, From, To, SM,
+                                  ThroughParams, Depth + 1))
+      return Found;
+    if (!ThroughParams)
+      return std::nullopt;
+  }
+  return offsetInCall(SM.getImmediateExpansionRange(Loc).getBegin(), File, From, To, SM,
+                      ThroughParams, Depth + 1);
+}
+
+} // namespace
+
+std::optional<WarpCallPieces> locateWarpCall(const WarpCall &Call, SourceContext &Context,
+                                             std::string *Why) {
+  const SourceManager &SM = Context.sourceManager();
+  SourceLocation Name = SM.getSpellingLoc(Call.NameLoc);
+  SourceLocation RParen = SM.getSpellingLoc(Call.Call->getRParenLoc());
+  auto [File, NameOffset] = SM.getDecomposedLoc(Name);
+  auto [RFile, RParenOffset] = SM.getDecomposedLoc(RParen);
+  if (File != RFile || RParenOffset <= NameOffset || !Context.isTranslated(File)) {
+    if (Why)
+      *Why = "the call is assembled by macros";
+    return std::nullopt;
+  }
+  const std::string &Text = Context.textOf(File);
+  if (Text.compare(NameOffset, Call.Name.size(), Call.Name) != 0) {
+    if (Why)
+      *Why = "the name is spelled differently";
+    return std::nullopt;
+  }
+  WarpCallPieces P;
+  P.File = File;
+  P.NameOffset = NameOffset;
+  P.NameLength = Call.Name.size();
+  P.RParenOffset = RParenOffset;
+  for (const Expr *Arg : Call.Args) {
+    // The mask must be written in the call's own text: one written at each
+    // use of a macro may differ between uses. The other arguments only
+    // need a position, a macro parameter's will do.
+    bool ThroughParams = !Call.isSync() || Arg != Call.Args.front();
+    auto Begin = offsetInCall(Arg->getBeginLoc(), File, NameOffset, RParenOffset, SM, ThroughParams);
+    auto Last = offsetInCall(Arg->getEndLoc(), File, NameOffset, RParenOffset, SM, ThroughParams);
+    if (!Begin || !Last || *Last < *Begin) {
+      if (Why)
+        *Why = ThroughParams ? "an argument is written outside the call's text"
+                             : "its lane mask comes through a macro parameter";
+      return std::nullopt;
+    }
+    unsigned Length =
+        Lexer::MeasureTokenLength(SM.getComposedLoc(File, *Last), SM, cudaLangOptions());
+    P.ArgBegin.push_back(*Begin);
+    P.ArgEnd.push_back(*Last + std::max(1u, Length));
+  }
+  return P;
+}
+
+MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
+                             const TranslationOptions &Options, bool Locatable) {
+  bool Old = Options.TargetHip < SyncSince;
+  if (!Call.isSync() && Call.Fn != WarpFn::ActiveMask)
+    return MaskAction::None;
+  if (!Call.takenOver()) {
+    if (!Old && Mask.Kind == MaskKind::Full32 && !Mask.ViaName)
+      return Locatable ? MaskAction::Widen : MaskAction::Refuse;
+    return MaskAction::None;
+  }
+  if (Old) {
+    if (Call.Fn == WarpFn::ActiveMask)
+      return Locatable ? MaskAction::None : MaskAction::Refuse;
+    if (!Locatable || !Mask.isFull())
+      return MaskAction::Refuse;
+    return MaskAction::Drop;
+  }
+  if (Mask.Kind == MaskKind::Full32 && !Mask.ViaName)
+    return Locatable ? MaskAction::Widen : MaskAction::Refuse;
+  return MaskAction::None;
+}
+
+std::string legacyHipName(const WarpCall &Call) {
+  switch (Call.Fn) {
+  case WarpFn::ShflSync:
+    return "__shfl";
+  case WarpFn::ShflUpSync:
+    return "__shfl_up";
+  case WarpFn::ShflDownSync:
+    return "__shfl_down";
+  case WarpFn::ShflXorSync:
+    return "__shfl_xor";
+  case WarpFn::BallotSync:
+    return "__ballot";
+  case WarpFn::AnySync:
+    return "__any";
+  case WarpFn::AllSync:
+    return "__all";
+  case WarpFn::ActiveMask:
+    return "__ballot(1)";
+  case WarpFn::SyncWarp:
+    return "__builtin_amdgcn_wave_barrier()";
+  default:
+    return Call.Name;
+  }
+}
+
+namespace {
+
+class WarpTranslator : public RecursiveASTVisitor<WarpTranslator> {
+public:
+  WarpTranslator(SourceContext &Context, ASTContext &Ast) : Context(Context), Ast(Ast) {}
+
+  bool VisitCallExpr(CallExpr *E) {
+    if (auto Call = asWarpCall(E))
+      handle(*Call);
+    return true;
+  }
+
+private:
+  void withdrawVersionFinding(FileID File, unsigned Offset) {
+    auto &Diags = Context.findingsFor(File).Diagnostics;
+    Diags.erase(std::remove_if(Diags.begin(), Diags.end(),
+                               [&](const Diagnostic &D) {
+                                 return D.Offset == Offset &&
+                                        (D.CheckId == check_ids::HipVersion ||
+                                         D.CheckId == check_ids::ApiNote);
+                               }),
+                Diags.end());
+  }
+
+  void edit(FileID File, unsigned Offset, unsigned Length, std::string Text, std::string Category,
+            std::string Name) {
+    Context.findingsFor(File).Edits.push_back(
+        {Offset, Length, std::move(Text), std::move(Category), std::move(Name)});
+  }
+
+  std::string family(const std::string &Name) {
+    const ApiEntry *Entry = Context.map().lookup(Name);
+    return Entry && !Entry->Family.empty() ? Entry->Family : "device";
+  }
+
+  void handle(const WarpCall &Call) {
+    const TranslationOptions &Options = Context.options();
+    const bool Old = Options.TargetHip < SyncSince;
+    if (!Call.isSync() && Call.Fn != WarpFn::ActiveMask)
+      return;
+    const SourceManager &SM = Context.sourceManager();
+    if (!Context.resolve(Call.NameLoc) &&
+        !Context.isTranslated(SM.getFileID(SM.getSpellingLoc(Call.NameLoc))))
+      return;
+    std::string Why;
+    auto Pieces = locateWarpCall(Call, Context, &Why);
+    const FunctionFlow &Flow = Analysis.flowAt(Call.Call, Ast);
+    MaskInfo Mask = Analysis.classifyMask(Call, Flow, Ast);
+    MaskAction Action = plannedMaskAction(Call, Mask, Options, Pieces.has_value());
+
+    if (!Old && Options.TargetHip < SyncDefault && Pieces && Noted.insert(Pieces->File).second)
+      reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Note,
+                   "HIP " + Options.TargetHip.str() +
+                       " declares the *_sync warp functions only when "
+                       "HIP_ENABLE_WARP_SYNC_BUILTINS is defined before <hip/hip_runtime.h> is "
+                       "included: compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS (the default "
+                       "from HIP 7.0)");
+
+    if (!Call.takenOver()) {
+      if (Action == MaskAction::Widen)
+        edit(Pieces->File, Pieces->ArgBegin[0], Pieces->ArgEnd[0] - Pieces->ArgBegin[0],
+             "0xffffffffffffffffull", "warp-mask", "");
+      return; // __match_*, __reduce_*, __uni_sync: the API map decides
+    }
+    {
+      auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(Call.NameLoc));
+      if (Context.isTranslated(File))
+        withdrawVersionFinding(File, Offset);
+    }
+
+    const std::string Legacy = legacyHipName(Call);
+    if (Action == MaskAction::Refuse) {
+      std::string Message;
+      if (!Pieces)
+        Message = "'" + Call.Name + "' cannot be rewritten: " + Why + "; " +
+                  (Old ? "HIP " + Options.TargetHip.str() + " has no *_sync warp functions: "
+                             "rewrite it by hand with '" + Legacy + "'"
+                       : "widen its 32-bit lane mask to 64 bits by hand "
+                         "(0xffffffffffffffffull)");
+      else if (Call.Fn == WarpFn::SyncWarp)
+        Message = "'__syncwarp' with lane mask " + Mask.describe() + ": HIP " +
+                  Options.TargetHip.str() +
+                  " has no __syncwarp, and its replacement (a wavefront fence and barrier) "
+                  "covers all 64 lanes, so a mask that may not cover the whole warp cannot be "
+                  "dropped; left unchanged. If every lane that reaches this call is in the mask, "
+                  "replace it with __builtin_amdgcn_wave_barrier() between "
+                  "__builtin_amdgcn_fence(__ATOMIC_RELEASE / __ATOMIC_ACQUIRE, \"wavefront\")";
+      else
+        Message = "'" + Call.Name + "' with lane mask " + Mask.describe() + ": HIP " +
+                  Options.TargetHip.str() + " has only the unmasked '" + Legacy +
+                  "', which runs on every active lane of the 64-lane wavefront, so a mask that "
+                  "may not cover the whole warp cannot be dropped; left unchanged. If every "
+                  "lane that reaches this call is in the mask, use '" + Legacy +
+                  "'; otherwise restructure, or target HIP >= 6.2 with a 64-bit mask";
+      reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Error, Message);
+      return;
+    }
+    if (!Pieces)
+      return;
+    const unsigned CallEnd = Pieces->RParenOffset + 1;
+    if (!Old) {
+      if (Action == MaskAction::Widen)
+        edit(Pieces->File, Pieces->ArgBegin[0], Pieces->ArgEnd[0] - Pieces->ArgBegin[0],
+             "0xffffffffffffffffull", "warp-mask", "");
+      return;
+    }
+    switch (Call.Fn) {
+    case WarpFn::ActiveMask:
+      if (isDroppedMask(Call))
+        return; // removed with the mask argument it is
+
+      edit(Pieces->File, Pieces->NameOffset, CallEnd - Pieces->NameOffset, "__ballot(1)",
+           family(Call.Name), Call.Name);
+      return;
+    case WarpFn::SyncWarp:
+      edit(Pieces->File, Pieces->NameOffset, CallEnd - Pieces->NameOffset, SyncWarpReplacement,
+           family(Call.Name), Call.Name);
+      return;
+    default:
+      break;
+    }
+    if (Action != MaskAction::Drop || Pieces->ArgBegin.size() < 2)
+      return;
+    edit(Pieces->File, Pieces->NameOffset, Pieces->NameLength, Legacy, family(Call.Name),
+         Call.Name);
+    edit(Pieces->File, Pieces->ArgBegin[0], Pieces->ArgBegin[1] - Pieces->ArgBegin[0], "",
+         "warp-mask", "");
+  }
+
+  /// Whether an __activemask() call is the lane mask of a warp call that
+  /// drops it.
+  bool isDroppedMask(const WarpCall &Inner) {
+    const Expr *Child = nullptr;
+    const auto *Outer = dyn_cast_or_null<CallExpr>(parentSkippingParens(Inner.Call, Ast, &Child));
+    auto W = asWarpCall(Outer);
+    if (!W || !W->mask() || W->mask()->IgnoreParenImpCasts() != Inner.Call)
+      return false;
+    auto Pieces = locateWarpCall(*W, Context);
+    MaskInfo Mask = Analysis.classifyMask(*W, Analysis.flowAt(W->Call, Ast), Ast);
+    return plannedMaskAction(*W, Mask, Context.options(), Pieces.has_value()) == MaskAction::Drop;
+  }
+
+  SourceContext &Context;
+  ASTContext &Ast;
+  WarpAnalysis Analysis;
+  std::set<FileID> Noted;
+};
+
+} // namespace
+
+void translateWarpIntrinsics(SourceContext &Context, ASTContext &Ast) {
+  WarpTranslator(Context, Ast).TraverseAST(Ast);
+}
+
+} // namespace cu2dcu

@@ -1,0 +1,57 @@
+// Translates CUDA's warp intrinsics by target HIP version.
+//
+// HIP's *_sync warp functions arrived in 6.2 (behind
+// HIP_ENABLE_WARP_SYNC_BUILTINS until 7.0) and take a 64-bit lane mask. So:
+//  - target < 6.2: __shfl*_sync(mask, ...) -> __shfl*(...), __ballot_sync(m, p)
+//    -> __ballot(p), __any_sync -> __any, __all_sync -> __all,
+//    __activemask() -> __ballot(1), __syncwarp() -> wavefront fence + barrier.
+//    The mask is dropped only when it provably covers the whole warp (a full
+//    32- or 64-bit constant, or __activemask()); any other mask is reported
+//    (W64-WARP-SYNC, error) and the call left unchanged.
+//  - target >= 6.2: the calls stay; a full 32-bit mask written in the call is
+//    widened to 0xffffffffffffffffull (HIP rejects 32-bit masks). Masks held
+//    by macros or variables are the W64-MASK32 check's business.
+// The translator owns these calls: the CU2DCU-HIP-VERSION findings that the
+// map entries (hip_since 6.2) raise for them are withdrawn.
+#pragma once
+
+#include "checks/WarpAnalysis.h"
+#include "match/SourceContext.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cu2dcu {
+
+inline constexpr const char *WarpSyncCheckId = "W64-WARP-SYNC";
+
+/// Where the text of a warp call is written: one buffer (the file, or a macro
+/// body) holding the callee name, every argument and the closing parenthesis.
+struct WarpCallPieces {
+  clang::FileID File;
+  unsigned NameOffset = 0, NameLength = 0;
+  unsigned RParenOffset = 0;
+  std::vector<unsigned> ArgBegin, ArgEnd; // per written argument, [begin, end)
+};
+
+/// The pieces of Call, or nothing (with Why) when the call is assembled by
+/// macros in a way that a textual rewrite cannot follow.
+std::optional<WarpCallPieces> locateWarpCall(const WarpCall &Call, SourceContext &Context,
+                                             std::string *Why = nullptr);
+
+/// What the translator does with a call's mask for the target.
+enum class MaskAction { None, Drop, Widen, Refuse };
+MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
+                             const TranslationOptions &Options, bool Locatable);
+
+/// HIP name of a taken-over call for targets before 6.2 ("__shfl_down").
+std::string legacyHipName(const WarpCall &Call);
+
+/// Runs the translation over a translation unit (code as written, no template
+/// instantiations).
+void translateWarpIntrinsics(SourceContext &Context, clang::ASTContext &Ast);
+
+} // namespace cu2dcu

@@ -1,0 +1,153 @@
+#include "checks/Wave64Check.h"
+
+#include "lexical/RawTokens.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <cctype>
+
+namespace cu2dcu {
+
+namespace {
+
+std::pair<size_t, size_t> lineAround(const std::string &Text, size_t Offset) {
+  size_t Begin = Text.rfind('\n', Offset == 0 ? 0 : Offset - 1);
+  Begin = (Begin == std::string::npos || Offset == 0) ? 0 : Begin + 1;
+  if (Offset > 0 && Offset <= Text.size() && Text[Offset - 1] == '\n')
+    Begin = Offset;
+  size_t End = Text.find('\n', Offset);
+  return {Begin, End == std::string::npos ? Text.size() : End};
+}
+
+bool lineSuppresses(const std::string &Line, const std::string &CheckId) {
+  size_t At = Line.find("cu2dcu:");
+  while (At != std::string::npos) {
+    // Only inside a comment.
+    size_t Comment = Line.find("//");
+    size_t Block = Line.find("/*");
+    bool InComment = (Comment != std::string::npos && Comment < At) ||
+                     (Block != std::string::npos && Block < At);
+    size_t P = At + 7;
+    while (P < Line.size() && isspace(static_cast<unsigned char>(Line[P])))
+      ++P;
+    if (InComment && Line.compare(P, 6, "ignore") == 0) {
+      P += 6;
+      // Ids separated by commas or spaces, up to the end of the comment.
+      while (P < Line.size()) {
+        while (P < Line.size() && (Line[P] == ',' || isspace(static_cast<unsigned char>(Line[P]))))
+          ++P;
+        size_t Start = P;
+        while (P < Line.size() && (isalnum(static_cast<unsigned char>(Line[P])) || Line[P] == '-' ||
+                                   Line[P] == '*' || Line[P] == '_'))
+          ++P;
+        if (P == Start)
+          break;
+        std::string Id = Line.substr(Start, P - Start);
+        if (Id == CheckId)
+          return true;
+        if (!Id.empty() && Id.back() == '*' &&
+            CheckId.compare(0, Id.size() - 1, Id, 0, Id.size() - 1) == 0)
+          return true;
+      }
+    }
+    At = Line.find("cu2dcu:", At + 1);
+  }
+  return false;
+}
+
+} // namespace
+
+Wave64Fix tokenFix(const clang::SourceManager &SM, clang::SourceLocation Loc,
+                   std::string Replacement, std::string Description, bool Safe) {
+  return rangeFix(SM, Loc, Loc, std::move(Replacement), std::move(Description), Safe);
+}
+
+Wave64Fix rangeFix(const clang::SourceManager &SM, clang::SourceLocation Begin,
+                   clang::SourceLocation Last, std::string Replacement, std::string Description,
+                   bool Safe) {
+  Wave64Fix F;
+  F.Replacement = std::move(Replacement);
+  F.Description = std::move(Description);
+  F.Safe = Safe;
+  if (Begin.isInvalid() || Last.isInvalid())
+    return F;
+  clang::SourceLocation B = SM.getSpellingLoc(Begin), L = SM.getSpellingLoc(Last);
+  auto [BFile, BOffset] = SM.getDecomposedLoc(B);
+  auto [LFile, LOffset] = SM.getDecomposedLoc(L);
+  if (BFile != LFile || LOffset < BOffset)
+    return F;
+  unsigned Length = clang::Lexer::MeasureTokenLength(L, SM, cudaLangOptions());
+  F.Begin = B;
+  F.Length = LOffset + Length - BOffset;
+  return F;
+}
+
+bool isSuppressed(const std::string &Text, unsigned Offset, const std::string &CheckId) {
+  auto [Begin, End] = lineAround(Text, Offset);
+  if (lineSuppresses(Text.substr(Begin, End - Begin), CheckId))
+    return true;
+  if (Begin == 0)
+    return false;
+  auto [PrevBegin, PrevEnd] = lineAround(Text, Begin - 1);
+  return lineSuppresses(Text.substr(PrevBegin, PrevEnd - PrevBegin), CheckId);
+}
+
+bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
+                  Severity Level, std::string Message, std::vector<Wave64Fix> Fixes) {
+  clang::SourceManager &SM = Context.sourceManager();
+  // Where SourceContext::report will put the finding.
+  std::optional<FilePosition> Pos = Context.resolve(Loc);
+  if (!Pos && Loc.isValid() && Loc.isMacroID()) {
+    auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(Loc));
+    if (Context.isTranslated(File))
+      Pos = FilePosition{File, Offset};
+  }
+  if (!Pos)
+    return false;
+  const std::string &Text = Context.textOf(Pos->File);
+  if (isSuppressed(Text, Pos->Offset, CheckId))
+    return false;
+  // A fix written in a macro body that the finding's suppression comment does
+  // not cover is still honoured: suppression is decided at the finding.
+  std::vector<FixIt> FixIts;
+  bool AllResolved = true;
+  struct Placed {
+    clang::FileID File;
+    Edit E;
+  };
+  std::vector<Placed> Edits;
+  for (const Wave64Fix &F : Fixes) {
+    if (F.Begin.isInvalid()) {
+      AllResolved = false;
+      continue;
+    }
+    auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(F.Begin));
+    if (!Context.isTranslated(File)) {
+      AllResolved = false;
+      continue;
+    }
+    Edits.push_back({File, Edit{Offset, F.Length, F.Replacement, "wave64", CheckId}});
+    if (File == Pos->File) {
+      FixIt X;
+      X.Offset = Offset;
+      X.Length = F.Length;
+      X.Replacement = F.Replacement;
+      X.Description = F.Description;
+      FixIts.push_back(X);
+    }
+  }
+  bool Apply = Context.options().FixWave64 && AllResolved && !Edits.empty();
+  for (const Wave64Fix &F : Fixes)
+    Apply &= F.Safe;
+  if (Apply) {
+    for (FixIt &X : FixIts)
+      X.Applied = true;
+    for (Placed &P : Edits)
+      Context.findingsFor(P.File).Edits.push_back(P.E);
+  }
+  Context.report(Loc, CheckId.c_str(), Level, std::move(Message), std::move(FixIts));
+  return true;
+}
+
+} // namespace cu2dcu
