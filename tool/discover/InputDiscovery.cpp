@@ -1,5 +1,6 @@
 #include "discover/InputDiscovery.h"
 
+#include "core/FaultInjection.h"
 #include "parse/CudaToolchain.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -8,7 +9,11 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cstring>
+#include <fcntl.h>
 #include <map>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace cu2dcu {
 
@@ -61,27 +66,56 @@ std::string commonAncestor(const std::vector<std::string> &Paths) {
   return Common;
 }
 
-llvm::Error walkDirectory(const std::string &Dir, const std::string &Exclude,
-                          std::vector<std::string> &Out) {
+/// Files of our own that are never inputs of an --in-place run: backups and
+/// temporaries of an interrupted write.
+bool isOwnFile(llvm::StringRef Name) {
+  return Name.ends_with(BackupSuffix) ||
+         (Name.ends_with(".tmp") && Name.contains(".cu2dcu-"));
+}
+
+llvm::Error walkDirectory(const std::string &Dir, const std::string &Exclude, bool InPlace,
+                          std::vector<std::string> &Out, std::vector<std::string> &SkippedPaths,
+                          std::vector<std::string> &SkippedWhy) {
   std::error_code EC;
+  auto Skip = [&](const std::string &Path, const std::string &Why) {
+    SkippedPaths.push_back(Path);
+    SkippedWhy.push_back(Why);
+  };
   for (fs::recursive_directory_iterator It(Dir, EC, /*follow_symlinks=*/false), End;
        It != End && !EC; It.increment(EC)) {
     llvm::StringRef Name = path::filename(It->path());
     auto Status = It->status();
-    if (!Status)
-      return inputError("cannot read '" + It->path() + "': " + Status.getError().message());
+    if (!Status) {
+      Skip(It->path(), "cannot read: " + Status.getError().message());
+      continue;
+    }
     if (Status->type() == fs::file_type::directory_file) {
       if (llvm::is_contained(SkippedDirectories, Name) ||
           (!Exclude.empty() && canonical(It->path()) == Exclude))
         It.no_push();
       continue;
     }
+    if (InPlace && isOwnFile(Name))
+      continue;
     if (Status->type() == fs::file_type::symlink_file) {
       // Follow links to files only; a link to a directory could loop.
       fs::file_status Target;
-      if (fs::status(It->path(), Target) || Target.type() != fs::file_type::regular_file)
+      if (std::error_code LinkEC = fs::status(It->path(), Target)) {
+        Skip(It->path(), LinkEC == std::errc::too_many_symbolic_link_levels
+                             ? "symbolic link loop"
+                             : "broken symbolic link: " + LinkEC.message());
         continue;
+      }
+      if (Target.type() == fs::file_type::directory_file) {
+        Skip(It->path(), "symbolic link to a directory (not followed)");
+        continue;
+      }
+      if (Target.type() != fs::file_type::regular_file) {
+        Skip(It->path(), "symbolic link to something that is not a regular file");
+        continue;
+      }
     } else if (Status->type() != fs::file_type::regular_file) {
+      Skip(It->path(), "not a regular file (FIFO, socket or device)");
       continue;
     }
     Out.push_back(It->path());
@@ -89,6 +123,29 @@ llvm::Error walkDirectory(const std::string &Dir, const std::string &Exclude,
   if (EC)
     return inputError("cannot walk '" + Dir + "': " + EC.message());
   return llvm::Error::success();
+}
+
+/// An input as given: a directory (canonical) or a file (canonical directory
+/// and the name as given, so a symlinked file keeps its own name).
+llvm::Expected<std::string> resolveInput(const std::string &Input) {
+  fs::file_status Link, Target;
+  if (std::error_code EC = fs::status(Input, Link, /*follow=*/false))
+    return EC == std::errc::no_such_file_or_directory
+               ? inputError("input '" + Input + "' does not exist")
+               : inputError("input '" + Input + "' cannot be read: " + EC.message());
+  if (std::error_code EC = fs::status(Input, Target))
+    return inputError("input '" + Input + "' cannot be resolved: " +
+                      (EC == std::errc::too_many_symbolic_link_levels ? "symbolic link loop"
+                                                                      : EC.message()));
+  if (Target.type() == fs::file_type::directory_file)
+    return canonical(Input);
+  if (Target.type() != fs::file_type::regular_file)
+    return inputError("input '" + Input + "' is not a regular file or directory");
+  llvm::SmallString<256> Abs(Input);
+  fs::make_absolute(Abs);
+  path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  std::string Dir = canonical(path::parent_path(Abs).str());
+  return Dir + "/" + path::filename(Abs).str();
 }
 
 } // namespace
@@ -114,9 +171,10 @@ llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
 
   std::vector<std::string> Roots;
   for (const std::string &Input : Request.Inputs) {
-    if (!fs::exists(Input))
-      return inputError("input '" + Input + "' does not exist");
-    Roots.push_back(canonical(Input));
+    auto Root = resolveInput(Input);
+    if (!Root)
+      return Root.takeError();
+    Roots.push_back(*Root);
   }
   if (Roots.empty() && Database)
     for (const std::string &F : Database->getAllFiles())
@@ -128,10 +186,12 @@ llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
   Discovery Result;
   Result.Root = SingleFile ? path::parent_path(Roots.front()).str() : commonAncestor(Roots);
 
-  std::string OutputRoot = Request.Output.empty() ? "" : canonical(Request.Output);
+  std::string OutputRoot =
+      Request.Output.empty() || Request.InPlace ? "" : canonical(Request.Output);
   if (!OutputRoot.empty()) {
     for (const std::string &Root : Roots) {
-      if (SingleFile ? OutputRoot == Root : isInside(OutputRoot, Root))
+      if (SingleFile ? OutputRoot == Root || OutputRoot == canonical(Root)
+                     : isInside(OutputRoot, Root))
         return inputError("output '" + Request.Output + "' is inside the input '" + Root +
                           "'; choose an output outside the input tree");
       if (!SingleFile && isInside(Root, OutputRoot))
@@ -139,37 +199,52 @@ llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
     }
   }
 
-  std::vector<std::string> Paths;
+  std::vector<std::string> Paths, SkippedPaths, SkippedWhy;
   for (const std::string &Root : Roots) {
     if (fs::is_directory(Root)) {
-      if (llvm::Error E = walkDirectory(Root, OutputRoot, Paths))
+      if (llvm::Error E =
+              walkDirectory(Root, OutputRoot, Request.InPlace, Paths, SkippedPaths, SkippedWhy))
         return std::move(E);
     } else {
       Paths.push_back(Root);
     }
   }
+  auto DisplayOf = [&](const std::string &P) {
+    return llvm::StringRef(P)
+        .drop_front(isInside(P, Result.Root) && P != Result.Root ? Result.Root.size() + 1 : 0)
+        .str();
+  };
+  for (size_t I = 0; I < SkippedPaths.size(); ++I)
+    Result.Skipped.push_back({DisplayOf(SkippedPaths[I]), SkippedWhy[I]});
+  std::sort(Result.Skipped.begin(), Result.Skipped.end(),
+            [](const SkippedInput &A, const SkippedInput &B) { return A.Display < B.Display; });
+  // One output per path found (a symlinked file is mirrored under its own
+  // name); the same path given twice is one input.
   llvm::StringSet<> Seen;
   for (const std::string &P : Paths) {
     std::string Source = canonical(P);
-    if (!Seen.insert(Source).second)
+    std::string Display = DisplayOf(P);
+    if (!Seen.insert(Display).second)
       continue;
     InputFile F;
     F.Source = Source;
-    llvm::SmallString<256> Relative(llvm::StringRef(Source).drop_front(
-        isInside(Source, Result.Root) ? Result.Root.size() + 1 : 0));
-    F.Display = Relative.str().str();
+    F.Display = Display;
     F.Action = isTranslatableName(Source) ? FileAction::Translate : FileAction::Copy;
     F.IsHeader = isHeaderName(Source);
-    if (!OutputRoot.empty()) {
+    if (Request.InPlace) {
+      F.Output = Source;
+    } else if (!OutputRoot.empty()) {
       if (SingleFile) {
-        F.Output = fs::is_directory(OutputRoot)
-                       ? (OutputRoot + "/" + path::filename(Source).str())
-                       : OutputRoot;
+        F.Output = fs::is_directory(OutputRoot) ? (OutputRoot + "/" + path::filename(P).str())
+                                                : OutputRoot;
       } else {
         llvm::SmallString<256> Out(OutputRoot);
         path::append(Out, F.Display);
         F.Output = Out.str().str();
       }
+      if (canonical(F.Output) == Source)
+        return inputError("output '" + Request.Output + "' would overwrite the input '" + P +
+                          "'; choose an output outside the input");
     }
     F.CompileFlags = Request.ExtraArgs;
     if (Database) {
@@ -188,6 +263,53 @@ llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
   std::sort(Result.Files.begin(), Result.Files.end(),
             [](const InputFile &A, const InputFile &B) { return A.Display < B.Display; });
   return Result;
+}
+
+} // namespace cu2dcu
+
+namespace cu2dcu {
+
+llvm::Expected<std::string> readInputFile(const std::string &Path) {
+  auto Fail = [&](int Errno) {
+    return llvm::createStringError(std::error_code(Errno, std::generic_category()),
+                                   "cannot read: %s", std::strerror(Errno));
+  };
+  if (int Injected = fault::injectedErrno("read", Path))
+    return Fail(Injected);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer.
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (FD < 0)
+    return Fail(errno);
+  struct stat St;
+  if (::fstat(FD, &St) != 0) {
+    int E = errno;
+    ::close(FD);
+    return Fail(E);
+  }
+  if (!S_ISREG(St.st_mode)) {
+    ::close(FD);
+    return llvm::createStringError(std::make_error_code(std::errc::invalid_argument),
+                                   "cannot read: not a regular file");
+  }
+  std::string Text;
+  if (St.st_size > 0)
+    Text.reserve(size_t(St.st_size));
+  char Buffer[1 << 16];
+  while (true) {
+    ssize_t N = ::read(FD, Buffer, sizeof Buffer);
+    if (N == 0)
+      break;
+    if (N < 0) {
+      if (errno == EINTR)
+        continue;
+      int E = errno;
+      ::close(FD);
+      return Fail(E);
+    }
+    Text.append(Buffer, size_t(N));
+  }
+  ::close(FD);
+  return Text;
 }
 
 } // namespace cu2dcu

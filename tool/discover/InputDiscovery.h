@@ -13,8 +13,9 @@ namespace cu2dcu {
 enum class FileAction { Translate, Copy };
 
 struct InputFile {
-  std::string Source;  // absolute, symlinks resolved
-  std::string Display; // as shown to the user: relative to the input root
+  std::string Source;  // absolute, symlinks resolved (what is read)
+  std::string Display; // as shown to the user: relative to the input root, as
+                       // found there (a symlinked file keeps the link's name)
   std::string Output;  // absolute output path; empty when not writing
   FileAction Action = FileAction::Copy;
   bool IsHeader = false;
@@ -26,11 +27,22 @@ struct DiscoveryRequest {
   std::string Output;     // -o; may be empty for --dry-run / --diff
   std::string BuildPath;  // -p
   std::vector<std::string> ExtraArgs; // after `--`
+  /// --in-place: every file is its own output (Output = Source); backups
+  /// (*.cu2dcu-orig) and leftover temporaries are not inputs.
+  bool InPlace = false;
+};
+
+/// Something under an input directory that is neither translated nor copied,
+/// with the reason (a FIFO, a socket, a link to a directory, a link loop).
+struct SkippedInput {
+  std::string Display;
+  std::string Reason;
 };
 
 struct Discovery {
   std::string Root; // common input root (absolute)
   std::vector<InputFile> Files; // sorted by Display
+  std::vector<SkippedInput> Skipped; // sorted by Display
 };
 
 /// Translated extensions: CUDA and C/C++ sources and headers.
@@ -38,5 +50,13 @@ bool isTranslatableName(const std::string &Path);
 bool isHeaderName(const std::string &Path);
 
 llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request);
+
+/// Reads an input file whole. Anything but a regular file is refused (a FIFO
+/// would block the run), and so is a file that changes type after discovery.
+/// Honours the test-only CU2DCU_TEST_FAULT=read:... (core/FaultInjection.h).
+llvm::Expected<std::string> readInputFile(const std::string &Path);
+
+/// Suffix of the backup --in-place keeps of each file it changes.
+inline constexpr const char *BackupSuffix = ".cu2dcu-orig";
 
 } // namespace cu2dcu

@@ -138,7 +138,8 @@ UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Di
 
 } // namespace
 
-RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings) {
+RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Given) {
+  RunSettings Settings = Given; // ProjectMacros is filled below
   auto Start = std::chrono::steady_clock::now();
   RunResult Run;
   Run.Files.reserve(Inputs.Files.size());
@@ -180,6 +181,12 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
     (R.Input.IsHeader ? Headers : Units).push_back(I);
   }
   Run.Times[Stage::Discover] += DiscoverClock.stop(Run.Files.size());
+  // The project's own macros, for the lexical pass (core/Options.h).
+  auto Macros = std::make_shared<std::set<std::string>>();
+  for (const FileReport &R : Run.Files)
+    if (R.Status != FileStatus::Failed && R.Input.Action == FileAction::Translate)
+      LexicalTranslator::collectMacroNames(R.Original, *Macros);
+  Settings.Translation.ProjectMacros = std::move(Macros);
 
   auto IsTranslated = [&](const std::string &Path) {
     auto It = IndexOf.find(Path);

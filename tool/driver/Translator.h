@@ -45,6 +45,10 @@ struct RunSettings {
   TranslationOptions Translation;
   ModeChoice Mode = ModeChoice::Auto;
   unsigned Jobs = 1;
+  /// Each parse runs in a child process that is killed after this many
+  /// seconds (or when it crashes); the file is then translated lexically and
+  /// the reason recorded. 0: parse in-process, without a limit.
+  unsigned ParseTimeoutSeconds = 0;
   /// Called after each parsed translation unit (from worker threads, one call
   /// at a time) with the number done and the number to parse in this wave.
   std::function<void(size_t Done, size_t Total)> OnProgress;

@@ -60,6 +60,17 @@ cl::opt<bool> FixWave64("fix-wave64",
                         cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Parallel translation jobs (output is identical for any N)"),
                        cl::init(1), cl::Prefix, cl::cat(Category));
+cl::opt<bool> InPlace("in-place",
+                      cl::desc("Translate the inputs in place; each changed file's original "
+                               "is kept as FILE.cu2dcu-orig"),
+                      cl::cat(Category));
+cl::opt<bool> Restore("restore",
+                      cl::desc("Put the FILE.cu2dcu-orig backups of --in-place back, and exit"),
+                      cl::cat(Category));
+cl::opt<unsigned> ParseTimeout("parse-timeout",
+                               cl::desc("Seconds a file may take to parse before it is "
+                                        "translated lexically (0: no limit, parse in-process)"),
+                               cl::value_desc("seconds"), cl::init(120), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("Print only errors"), cl::cat(Category));
 cl::opt<bool> Progress("progress", cl::desc("Show a progress line (default: on a terminal "
                                             "outside CI)"),
@@ -142,6 +153,19 @@ llvm::json::Object reportOptions(const std::vector<std::string> &CompilerArgs) {
       {"compilerArgs", Strings(CompilerArgs)}};
 }
 
+/// --restore: puts the --in-place backups under the inputs back.
+int restoreCommand() {
+  if (Inputs.empty())
+    return usageError("--restore needs the files or directories translated with --in-place");
+  RestoreResult Restored = restoreBackups(Inputs);
+  for (const WriteFailure &F : Restored.Failures)
+    llvm::errs() << "cu2dcu: error: " << F.Display << ": " << F.Message << "\n";
+  if (!Quiet)
+    llvm::errs() << "cu2dcu: restored " << Restored.Restored << " file(s) from their "
+                 << BackupSuffix << " backups\n";
+  return Restored.Failures.empty() ? ExitOk : ExitUsage;
+}
+
 int run(int Argc, const char **Argv) {
   // Colours only where stderr is a terminal that shows them.
   llvm::errs().enable_colors(llvm::errs().has_colors());
@@ -178,7 +202,11 @@ int run(int Argc, const char **Argv) {
     return usageError("--hip-version must be MAJOR.MINOR, got '" + HipVersionText + "'");
   if (Jobs == 0)
     return usageError("-j must be at least 1");
-  if (OutputPath.empty() && !DryRun && !ShowDiff)
+  if (Restore)
+    return restoreCommand();
+  if (InPlace && !OutputPath.empty())
+    return usageError("--in-place and -o exclude each other");
+  if (OutputPath.empty() && !DryRun && !ShowDiff && !InPlace)
     return usageError("no output: give -o, or --dry-run / --diff to translate without writing");
 
   const auto RunStart = std::chrono::steady_clock::now(); // --time-report
@@ -208,6 +236,7 @@ int run(int Argc, const char **Argv) {
   Request.Output = DryRun ? std::string() : OutputPath.getValue();
   Request.BuildPath = BuildPath;
   Request.ExtraArgs = CompilerArgs;
+  Request.InPlace = InPlace && !DryRun;
   if (Inputs.size() > 1 && !OutputPath.empty() && !DryRun && llvm::sys::fs::exists(OutputPath) &&
       !llvm::sys::fs::is_directory(OutputPath))
     return usageError("-o '" + OutputPath + "' must be a directory for several inputs");
@@ -216,6 +245,8 @@ int run(int Argc, const char **Argv) {
   const StageTime DiscoverTime = DiscoverClock.stop(0);
   if (!Found)
     return usageError(llvm::toString(Found.takeError()));
+  for (const SkippedInput &S : Found->Skipped)
+    llvm::errs() << "cu2dcu: warning: skipped '" << S.Display << "': " << S.Reason << "\n";
   if (Inputs.size() == 1 && llvm::sys::fs::is_directory(Inputs.front()) && !OutputPath.empty() &&
       !DryRun && llvm::sys::fs::exists(OutputPath) && !llvm::sys::fs::is_directory(OutputPath))
     return usageError("-o '" + OutputPath + "' exists and is not a directory");
@@ -226,6 +257,7 @@ int run(int Argc, const char **Argv) {
   Settings.Translation.FixWave64 = FixWave64;
   Settings.Mode = Mode;
   Settings.Jobs = Jobs;
+  Settings.ParseTimeoutSeconds = ParseTimeout;
   Settings.Toolchain = CudaToolchain::locate(CudaPath);
   if (Mode == ModeChoice::Ast && !Settings.Toolchain.found())
     return usageError("--mode=ast needs CUDA headers: " + Settings.Toolchain.Why);
@@ -251,6 +283,8 @@ int run(int Argc, const char **Argv) {
   std::vector<WriteFailure> WriteFailures;
   if (!DryRun && !OutputPath.empty())
     WriteFailures = writeOutputs(Run);
+  else if (!DryRun && InPlace)
+    WriteFailures = writeInPlace(Run);
   Run.Times[Stage::Write] += WriteClock.stop(DryRun || OutputPath.empty() ? 0 : Run.Files.size());
   StageClock ReportClock;
 

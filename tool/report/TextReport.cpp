@@ -70,6 +70,20 @@ void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostrea
      << " s: " << S.Translated << " translated, " << S.Unchanged << " unchanged, " << S.Copied
      << " copied, " << S.Failed << " failed\n";
   OS << "  parsed: " << S.AstFiles << " with the AST, " << S.LexicalFiles << " lexically\n";
+  // Files translated lexically although the AST was asked for, and why (the
+  // first clang error, a timeout, a crash, missing CUDA headers).
+  std::map<std::string, std::vector<std::string>> Fallbacks;
+  for (const FileReport &F : Run.Files)
+    if (F.Mode == ParseMode::Lexical && !F.ModeReason.empty() && F.ModeReason != "--mode=lexical")
+      Fallbacks[F.ModeReason].push_back(F.Input.Display);
+  for (const auto &[Reason, Files] : Fallbacks) {
+    OS << "  lexical: ";
+    for (size_t I = 0; I < Files.size() && I < 5; ++I)
+      OS << (I ? ", " : "") << Files[I];
+    if (Files.size() > 5)
+      OS << " and " << (Files.size() - 5) << " more";
+    OS << ": " << Reason << "\n";
+  }
   OS << "  rewritten: " << S.ApiRenames << " API names, " << S.Launches << " kernel launches, "
      << S.Includes << " includes, " << S.Symbols << " symbol arguments; " << S.LinesChanged
      << " lines changed\n";

@@ -1,0 +1,321 @@
+#include "driver/IsolatedParse.h"
+
+#include "core/FaultInjection.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <csignal>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cu2dcu {
+
+// The encoding below writes every field of these structures; a new field
+// must be added to it, or it is silently lost when parses are isolated.
+static_assert(sizeof(Edit) == 104, "Edit changed: update encodeResult/decodeResult");
+static_assert(sizeof(FixIt) == 80, "FixIt changed: update encodeResult/decodeResult");
+static_assert(sizeof(Diagnostic) == 144, "Diagnostic changed: update encodeResult/decodeResult");
+static_assert(sizeof(FileFindings) == 48, "FileFindings changed: update encodeResult/decodeResult");
+static_assert(sizeof(TranslationResult) == 88,
+              "TranslationResult changed: update encodeResult/decodeResult");
+
+void encodeU64(uint64_t V, std::string &Out) {
+  for (int I = 0; I < 8; ++I)
+    Out += char((V >> (8 * I)) & 0xff);
+}
+
+bool decodeU64(llvm::StringRef Data, size_t &Pos, uint64_t &V) {
+  if (Pos + 8 > Data.size())
+    return false;
+  V = 0;
+  for (int I = 0; I < 8; ++I)
+    V |= uint64_t(uint8_t(Data[Pos + I])) << (8 * I);
+  Pos += 8;
+  return true;
+}
+
+void encodeDouble(double V, std::string &Out) {
+  uint64_t Bits;
+  std::memcpy(&Bits, &V, sizeof Bits);
+  encodeU64(Bits, Out);
+}
+
+bool decodeDouble(llvm::StringRef Data, size_t &Pos, double &V) {
+  uint64_t Bits;
+  if (!decodeU64(Data, Pos, Bits))
+    return false;
+  std::memcpy(&V, &Bits, sizeof V);
+  return true;
+}
+
+namespace {
+
+void put(const std::string &S, std::string &Out) {
+  encodeU64(S.size(), Out);
+  Out += S;
+}
+
+bool get(llvm::StringRef Data, size_t &Pos, std::string &S) {
+  uint64_t N;
+  if (!decodeU64(Data, Pos, N) || N > Data.size() - Pos)
+    return false;
+  S = Data.substr(Pos, N).str();
+  Pos += N;
+  return true;
+}
+
+bool get(llvm::StringRef Data, size_t &Pos, unsigned &V) {
+  uint64_t N;
+  if (!decodeU64(Data, Pos, N))
+    return false;
+  V = unsigned(N);
+  return true;
+}
+
+/// A count of elements that are each at least 8 bytes long.
+bool getCount(llvm::StringRef Data, size_t &Pos, uint64_t &N) {
+  return decodeU64(Data, Pos, N) && N <= (Data.size() - Pos) / 8;
+}
+
+} // namespace
+
+void encodeResult(const TranslationResult &Result, std::string &Out) {
+  encodeU64(Result.Files.size(), Out);
+  for (const auto &[Path, Findings] : Result.Files) {
+    put(Path, Out);
+    encodeU64(Findings.Edits.size(), Out);
+    for (const Edit &E : Findings.Edits) {
+      encodeU64(E.Offset, Out);
+      encodeU64(E.Length, Out);
+      put(E.Text, Out);
+      put(E.Category, Out);
+      put(E.Name, Out);
+    }
+    encodeU64(Findings.Diagnostics.size(), Out);
+    for (const Diagnostic &D : Findings.Diagnostics) {
+      put(D.CheckId, Out);
+      encodeU64(uint64_t(D.Level), Out);
+      put(D.File, Out);
+      encodeU64(D.Line, Out);
+      encodeU64(D.Column, Out);
+      encodeU64(D.Offset, Out);
+      put(D.Message, Out);
+      encodeU64(D.Fixes.size(), Out);
+      for (const FixIt &F : D.Fixes) {
+        encodeU64(F.Offset, Out);
+        encodeU64(F.Length, Out);
+        put(F.Replacement, Out);
+        put(F.Description, Out);
+        encodeU64(F.Applied, Out);
+      }
+    }
+  }
+  encodeU64(uint64_t(Result.Mode), Out);
+  put(Result.FallbackReason, Out);
+}
+
+bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result) {
+  uint64_t NFiles, N, V;
+  if (!getCount(Data, Pos, NFiles))
+    return false;
+  for (uint64_t F = 0; F < NFiles; ++F) {
+    std::string Path;
+    if (!get(Data, Pos, Path))
+      return false;
+    FileFindings &Findings = Result.Files[Path];
+    if (!getCount(Data, Pos, N))
+      return false;
+    for (uint64_t I = 0; I < N; ++I) {
+      Edit E;
+      if (!get(Data, Pos, E.Offset) || !get(Data, Pos, E.Length) || !get(Data, Pos, E.Text) ||
+          !get(Data, Pos, E.Category) || !get(Data, Pos, E.Name))
+        return false;
+      Findings.Edits.push_back(std::move(E));
+    }
+    if (!getCount(Data, Pos, N))
+      return false;
+    for (uint64_t I = 0; I < N; ++I) {
+      Diagnostic D;
+      uint64_t NFixes;
+      if (!get(Data, Pos, D.CheckId) || !decodeU64(Data, Pos, V) || !get(Data, Pos, D.File) ||
+          !get(Data, Pos, D.Line) || !get(Data, Pos, D.Column) || !get(Data, Pos, D.Offset) ||
+          !get(Data, Pos, D.Message) || !getCount(Data, Pos, NFixes))
+        return false;
+      D.Level = Severity(V);
+      for (uint64_t J = 0; J < NFixes; ++J) {
+        FixIt Fix;
+        if (!get(Data, Pos, Fix.Offset) || !get(Data, Pos, Fix.Length) ||
+            !get(Data, Pos, Fix.Replacement) || !get(Data, Pos, Fix.Description) ||
+            !decodeU64(Data, Pos, V))
+          return false;
+        Fix.Applied = V != 0;
+        D.Fixes.push_back(std::move(Fix));
+      }
+      Findings.Diagnostics.push_back(std::move(D));
+    }
+  }
+  if (!decodeU64(Data, Pos, V) || !get(Data, Pos, Result.FallbackReason))
+    return false;
+  Result.Mode = ParseMode(V);
+  return true;
+}
+
+namespace {
+
+struct Child {
+  pid_t Pid = -1;
+  int FD = -1;
+  size_t Index = 0;
+  std::chrono::steady_clock::time_point Deadline;
+  bool HasDeadline = false;
+  std::string Data;
+};
+
+void writeAll(int FD, const std::string &Data) {
+  for (size_t Done = 0; Done < Data.size();) {
+    ssize_t N = ::write(FD, Data.data() + Done, Data.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      _exit(120);
+    Done += size_t(N);
+  }
+}
+
+std::string describeStatus(int Status) {
+  if (WIFSIGNALED(Status)) {
+    int Sig = WTERMSIG(Status);
+    const char *Name = strsignal(Sig);
+    return "the parser crashed (signal " + std::to_string(Sig) + ": " +
+           (Name ? Name : "unknown") + ")";
+  }
+  if (WIFEXITED(Status))
+    return "the parser exited with status " + std::to_string(WEXITSTATUS(Status));
+  return "the parser stopped";
+}
+
+} // namespace
+
+std::vector<IsolatedOutcome>
+runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
+            const std::function<std::string(size_t)> &Work,
+            const std::function<std::string(size_t)> &Name,
+            const std::function<void(size_t)> &OnDone) {
+  std::vector<IsolatedOutcome> Outcomes(Count);
+  std::vector<Child> Running;
+  size_t Next = 0;
+  Jobs = std::max(1u, Jobs);
+
+  auto Start = [&](size_t I) {
+    int Pipe[2];
+    if (::pipe2(Pipe, O_CLOEXEC) != 0) {
+      Outcomes[I].Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
+      return false;
+    }
+    pid_t Pid = ::fork();
+    if (Pid < 0) {
+      Outcomes[I].Failure = std::string("cannot start the parser process: ") + std::strerror(errno);
+      ::close(Pipe[0]);
+      ::close(Pipe[1]);
+      return false;
+    }
+    if (Pid == 0) {
+      ::close(Pipe[0]);
+      std::string Fault = fault::injected("parse", Name(I));
+      if (Fault == "hang")
+        while (true)
+          ::pause();
+      if (Fault == "crash") {
+        ::signal(SIGSEGV, SIG_DFL);
+        ::raise(SIGSEGV);
+      }
+      writeAll(Pipe[1], Work(I));
+      ::close(Pipe[1]);
+      _exit(0); // no atexit handlers, no flushing of the parent's buffers
+    }
+    ::close(Pipe[1]);
+    Child C;
+    C.Pid = Pid;
+    C.FD = Pipe[0];
+    C.Index = I;
+    C.HasDeadline = TimeoutSeconds > 0;
+    C.Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(TimeoutSeconds);
+    Running.push_back(std::move(C));
+    return true;
+  };
+
+  auto Finish = [&](size_t R, bool TimedOut) {
+    Child &C = Running[R];
+    IsolatedOutcome &O = Outcomes[C.Index];
+    if (TimedOut)
+      ::kill(C.Pid, SIGKILL);
+    ::close(C.FD);
+    int Status = 0;
+    while (::waitpid(C.Pid, &Status, 0) < 0 && errno == EINTR) {
+    }
+    if (TimedOut) {
+      O.Failure = "parsing timed out after " + std::to_string(TimeoutSeconds) + " s";
+    } else if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0) {
+      O.Ok = true;
+      O.Payload = std::move(C.Data);
+    } else {
+      O.Failure = describeStatus(Status);
+      if (WIFEXITED(Status))
+        O.ExitStatus = WEXITSTATUS(Status);
+    }
+    if (OnDone)
+      OnDone(C.Index);
+    Running.erase(Running.begin() + R);
+  };
+
+  while (Next < Count || !Running.empty()) {
+    while (Running.size() < Jobs && Next < Count) {
+      size_t I = Next++;
+      if (!Start(I) && OnDone)
+        OnDone(I);
+    }
+    if (Running.empty())
+      continue;
+    std::vector<pollfd> Polls;
+    int Wait = -1;
+    auto Now = std::chrono::steady_clock::now();
+    for (const Child &C : Running) {
+      Polls.push_back({C.FD, POLLIN, 0});
+      if (C.HasDeadline) {
+        auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(C.Deadline - Now).count();
+        int Ms = int(std::max<long long>(0, std::min<long long>(Left + 1, 1 << 30)));
+        Wait = Wait < 0 ? Ms : std::min(Wait, Ms);
+      }
+    }
+    int Ready = ::poll(Polls.data(), Polls.size(), Wait);
+    if (Ready < 0 && errno != EINTR)
+      break; // cannot happen with valid descriptors; the loop below reaps
+    Now = std::chrono::steady_clock::now();
+    // Walk backwards: Finish removes the child from Running.
+    for (size_t R = Running.size(); R-- > 0;) {
+      if (Ready > 0 && (Polls[R].revents & (POLLIN | POLLHUP | POLLERR))) {
+        char Buffer[1 << 16];
+        ssize_t N = ::read(Running[R].FD, Buffer, sizeof Buffer);
+        if (N > 0) {
+          Running[R].Data.append(Buffer, size_t(N));
+          continue;
+        }
+        if (N < 0 && errno == EINTR)
+          continue;
+        Finish(R, /*TimedOut=*/false); // end of the data: the child is done
+        continue;
+      }
+      if (Running[R].HasDeadline && Now >= Running[R].Deadline)
+        Finish(R, /*TimedOut=*/true);
+    }
+  }
+  // Only reached early if poll failed: do not leave children behind.
+  while (!Running.empty())
+    Finish(Running.size() - 1, /*TimedOut=*/true);
+  return Outcomes;
+}
+
+} // namespace cu2dcu

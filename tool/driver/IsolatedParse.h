@@ -1,0 +1,50 @@
+// Runs each parse in a child process, so that a translation unit that makes
+// clang hang, crash or run out of stack cannot take the run with it: the
+// child is killed after a timeout (or dies), and the driver translates that
+// file lexically and records why. The children are forked from the calling
+// thread, which must be the only thread (no thread pool is running), and
+// send their result back through a pipe.
+#pragma once
+
+#include "core/TranslationResult.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cu2dcu {
+
+struct IsolatedOutcome {
+  bool Ok = false;
+  std::string Payload; // what Work returned in the child, when Ok
+  std::string Failure; // why not: "timed out after 120 s", "crashed (Segmentation fault)"
+  /// The child exited with a status of its own (not a signal, not our
+  /// timeout): in a sanitizer build that is a sanitizer report.
+  int ExitStatus = 0;
+};
+
+/// Runs Work(I) for every I in [0, Count) in forked children, at most Jobs at
+/// a time, each with TimeoutSeconds of wall time (0: none). OnDone(I) is
+/// called in the parent as each finishes. Honours the test-only
+/// CU2DCU_TEST_FAULT=parse:hang|crash:SUBSTRING, matched against Name(I).
+std::vector<IsolatedOutcome>
+runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
+            const std::function<std::string(size_t)> &Work,
+            const std::function<std::string(size_t)> &Name,
+            const std::function<void(size_t)> &OnDone);
+
+/// A byte encoding of what a translation unit found, for the pipe.
+void encodeResult(const TranslationResult &Result, std::string &Out);
+/// Decodes what encodeResult wrote at Pos (advanced past it); false when
+/// the data is malformed.
+bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result);
+
+/// Plain values for the pipe: little helpers shared with the driver.
+void encodeU64(uint64_t V, std::string &Out);
+bool decodeU64(llvm::StringRef Data, size_t &Pos, uint64_t &V);
+void encodeDouble(double V, std::string &Out);
+bool decodeDouble(llvm::StringRef Data, size_t &Pos, double &V);
+
+} // namespace cu2dcu
