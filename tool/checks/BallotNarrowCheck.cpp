@@ -212,29 +212,65 @@ private:
                        "compare with the active lanes", false)});
       return;
     }
-    // mask & (1u << lane): a 32-bit lane bit.
+    // mask & (1u << lane): a 32-bit lane bit, written here or in a variable.
     if ((TL | TR) & TaintBallot) {
-      const Expr *Other = ((TL & TaintBallot) ? R : L)->IgnoreParenImpCasts();
-      // (1u << lane) - 1: the lanes below this one.
-      if (const auto *Sub = dyn_cast<BinaryOperator>(Other); Sub && Sub->getOpcode() == BO_Sub)
-        Other = Sub->getLHS()->IgnoreParenImpCasts();
-      const auto *Shift = dyn_cast<BinaryOperator>(Other);
-      if (!Shift || Shift->getOpcode() != BO_Shl)
+      const Expr *Other = (TL & TaintBallot) ? R : L;
+      if (!(A.taint(Other, *Flow, Ctx) & TaintLaneBit))
         return;
-      const auto *One = dyn_cast<IntegerLiteral>(Shift->getLHS()->IgnoreParenImpCasts());
-      if (!One || Ctx.getTypeSize(One->getType()) > 32 ||
-          !(A.taint(Shift->getRHS(), *Flow, Ctx) & TaintThread))
+      const VarDecl *Holder = nullptr;
+      const IntegerLiteral *One = laneBitLiteral(Other, *Flow, Holder, 0);
+      if (!One)
         return;
       std::string Lit = spelledText(One->getSourceRange(), SM);
-      report(One->getLocation(), Severity::Warning,
-             "'" + exprText(Shift, SM) +
-                 "' is a 32-bit lane bit: for lanes 32-63 of a 64-lane wavefront the shift "
-                 "overflows; use " + (Lit.empty() ? std::string("1") : Lit.substr(0, Lit.find_first_of("uUlL"))) +
-                 "ull",
-             {tokenFix(SM, One->getLocation(),
-                       (Lit.empty() ? std::string("1") : Lit.substr(0, Lit.find_first_of("uUlL"))) + "ull",
-                       "make the lane bit 64-bit", true)});
+      std::string Wide = (Lit.empty() ? std::string("1") : Lit.substr(0, Lit.find_first_of("uUlL"))) +
+                         "ull";
+      Wave64Fix LitFix = tokenFix(SM, One->getLocation(), Wide, "make the lane bit 64-bit", true);
+      if (!Holder) {
+        const auto *Shift = dyn_cast_or_null<Expr>(parentSkippingParens(One, Ctx));
+        report(One->getLocation(), Severity::Warning,
+               "'" + exprText(Shift ? Shift : One, SM) +
+                   "' is a 32-bit lane bit: for lanes 32-63 of a 64-lane wavefront the shift "
+                   "overflows; use " + Wide,
+               {LitFix});
+        return;
+      }
+      Wave64Fix TypeFix = widenType(Holder, *Flow, Ctx);
+      bool Safe = TypeFix.Safe;
+      LitFix.Safe = Safe;
+      std::vector<Wave64Fix> Fixes{LitFix};
+      if (isNarrowInteger(Holder->getType(), Ctx) && !Holder->getType()->getContainedAutoType())
+        Fixes.push_back(TypeFix);
+      report(Holder->getLocation(), Severity::Warning,
+             "'" + Holder->getName().str() +
+                 "' is a 32-bit lane mask built from a 32-bit lane bit and used with a "
+                 "wavefront-wide mask: for lanes 32-63 the shift overflows; build it with " +
+                 Wide + " in an unsigned long long",
+             std::move(Fixes));
     }
+  }
+
+  /// The 32-bit literal of the lane bit that E is built from (1u in
+  /// (1u << lane) - 1), following one variable; Holder is that variable.
+  const IntegerLiteral *laneBitLiteral(const Expr *E, const FunctionFlow &Flow,
+                                       const VarDecl *&Holder, int Depth) {
+    if (!E || Depth > 4)
+      return nullptr;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->getOpcode() == BO_Shl)
+        return dyn_cast<IntegerLiteral>(B->getLHS()->IgnoreParenImpCasts());
+      if (B->getOpcode() == BO_Sub || B->getOpcode() == BO_Or || B->getOpcode() == BO_Xor)
+        return laneBitLiteral(B->getLHS(), Flow, Holder, Depth + 1);
+      return nullptr;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!V || !V->getInit() || Flow.Assigned.count(V) || Holder)
+        return nullptr;
+      Holder = V;
+      return laneBitLiteral(V->getInit(), Flow, Holder, Depth + 1);
+    }
+    return nullptr;
   }
 
   void onReturn(const ReturnStmt *R, ASTContext &Ctx) {

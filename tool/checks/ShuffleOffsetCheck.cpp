@@ -7,6 +7,8 @@
 //  - an explicit width of 32, which splits the wavefront into two halves.
 #include "checks/CheckSupport.h"
 
+#include "clang/AST/ParentMapContext.h"
+
 namespace cu2dcu {
 
 using namespace clang;
@@ -91,6 +93,37 @@ class ShuffleOffsetCheck : public Wave64Check {
 public:
   using Wave64Check::Wave64Check;
 
+  /// Whether S only runs on the first 32 threads (inside `if (tid < 32)`):
+  /// a 32-lane reduction there is deliberate, e.g. the tail of a shared
+  /// memory tree that folded 64 values first.
+  bool guardedTo32Lanes(const Stmt *S, ASTContext &Ctx) {
+    const FunctionDecl *F = checkedFunction(S, Ctx);
+    if (!F)
+      return false;
+    const FunctionFlow &Flow = analysis().flow(F, Ctx);
+    DynTypedNode Node = DynTypedNode::create(*S);
+    for (int Depth = 0; Depth < 64; ++Depth) {
+      auto Parents = Ctx.getParents(Node);
+      if (Parents.empty())
+        return false;
+      const Stmt *Child = Node.get<Stmt>();
+      Node = Parents[0];
+      if (Node.get<FunctionDecl>() || Node.get<LambdaExpr>())
+        return false;
+      const auto *If = Node.get<IfStmt>();
+      if (!If || If->getThen() != Child)
+        continue;
+      const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+          If->getCond() ? If->getCond()->IgnoreParenImpCasts() : nullptr);
+      if (!Cond || !(analysis().taint(Cond->getLHS(), Flow, Ctx) & TaintThread))
+        continue;
+      if ((Cond->getOpcode() == BO_LT && analysis().warpConstant(Cond->getRHS(), Ctx, {32})) ||
+          (Cond->getOpcode() == BO_LE && analysis().warpConstant(Cond->getRHS(), Ctx, {31})))
+        return true;
+    }
+    return false;
+  }
+
   void registerMatchers(MatchFinder &Finder) override {
     Finder.addMatcher(forStmt().bind("for"), this);
     Finder.addMatcher(compoundStmt().bind("block"), this);
@@ -143,7 +176,7 @@ private:
     WarpAnalysis &A = analysis();
     if (Dir < 0) {
       auto C = A.warpConstant(Start, Ctx, {16}, For->getForLoc());
-      if (!C)
+      if (!C || guardedTo32Lanes(For, Ctx))
         return;
       std::vector<Wave64Fix> Fixes;
       std::string Message =
@@ -222,6 +255,8 @@ private:
       const Expr *Offset = W.Args[W.offsetArg()];
       if (!analysis().warpConstant(Offset, Ctx, {16}))
         continue; // e.g. TILE / 2: a deliberate 32-lane group
+      if (guardedTo32Lanes(Block, Ctx))
+        continue;
       report(useLoc(Offset->getBeginLoc(), Ctx.getSourceManager()), Severity::Warning,
              "unrolled shuffle reduction starts at offset 16: on a 64-lane wavefront lanes 0-31 "
              "and 32-63 are combined separately; add a step with offset 32 before it (or loop "

@@ -1,5 +1,6 @@
 #include "checks/WarpAnalysis.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -463,6 +464,12 @@ unsigned WarpAnalysis::taint(const Expr *E, const FunctionFlow &Flow, ASTContext
       Op = BinaryOperator::getOpForCompoundAssignment(Op);
     unsigned L = taint(B->getLHS(), Flow, Ctx), R = taint(B->getRHS(), Flow, Ctx);
     unsigned Bits = (L | R) & (TaintThread | TaintBlockDim);
+    if (Op == BO_Shl && (R & TaintThread))
+      if (const auto *One = dyn_cast<IntegerLiteral>(B->getLHS()->IgnoreParenImpCasts()))
+        if (Ctx.getTypeSize(One->getType()) <= 32)
+          Bits |= TaintLaneBit;
+    if ((Op == BO_Sub || Op == BO_Or || Op == BO_Xor) && (L & TaintLaneBit))
+      Bits |= TaintLaneBit;
     bool BitOp = Op == BO_And || Op == BO_Or || Op == BO_Xor || Op == BO_Shl || Op == BO_Shr ||
                  Op == BO_Add || Op == BO_Sub;
     if (BitOp) {
@@ -510,7 +517,8 @@ unsigned WarpAnalysis::taint(const Expr *E, const FunctionFlow &Flow, ASTContext
     if (Name == "__activemask")
       return TaintBallot | TaintActiveMask;
     if (Name == "__lanemask_lt" || Name == "__lanemask_le" || Name == "__lanemask_gt" ||
-        Name == "__lanemask_ge" || Name == "__lanemask_eq")
+        Name == "__lanemask_ge" || Name == "__lanemask_eq" || Name == "__match_any_sync" ||
+        Name == "__match_all_sync")
       return TaintBallot;
     if (Name == "__lane_id" || Name == "thread_rank")
       return TaintThread;
@@ -569,22 +577,94 @@ static bool allLiteralsSpelledHere(const Stmt *S, const SourceManager &SM) {
   return true;
 }
 
+/// Value of a template-dependent integer expression with every non-type
+/// template parameter replaced by its default argument; WarpName receives the
+/// first warp-named parameter or constant met on the way.
+static std::optional<int64_t> evalWithDefaults(const Expr *E, ASTContext &Ctx,
+                                               std::string &WarpName, int Depth = 0) {
+  if (!E || Depth > 8)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+    return evalWithDefaults(Subst->getReplacement(), Ctx, WarpName, Depth + 1);
+  if (!E->isValueDependent() && !E->isTypeDependent()) {
+    Expr::EvalResult R;
+    if (!E->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    if (WarpName.empty())
+      WarpName = warpNameIn(E, Ctx.getSourceManager(), Ctx.getLangOpts());
+    return R.Val.getInt().getExtValue();
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *P = dyn_cast<NonTypeTemplateParmDecl>(Ref->getDecl());
+    if (!P || !P->hasDefaultArgument())
+      return std::nullopt;
+    if (WarpName.empty() && P->getIdentifier() && isWarpName(P->getName()))
+      WarpName = P->getName().str();
+    return evalWithDefaults(P->getDefaultArgument().getArgument().getAsExpr(), Ctx, WarpName,
+                            Depth + 1);
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    auto L = evalWithDefaults(B->getLHS(), Ctx, WarpName, Depth + 1);
+    auto R = evalWithDefaults(B->getRHS(), Ctx, WarpName, Depth + 1);
+    if (!L || !R)
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case BO_Add: return *L + *R;
+    case BO_Sub: return *L - *R;
+    case BO_Mul: return *L * *R;
+    case BO_Div: return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+    case BO_Rem: return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
+    case BO_Shr: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
+    case BO_Shl: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L << *R) : std::nullopt;
+    case BO_And: return *L & *R;
+    case BO_Or: return *L | *R;
+    default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext &Ctx,
                                                        std::initializer_list<int64_t> Values,
                                                        SourceLocation OperatorLoc) const {
   if (!E)
     return std::nullopt;
   const Expr *S = E->IgnoreParenImpCasts();
-  if (S->isValueDependent() || S->isTypeDependent())
+  auto Wanted = [&](int64_t V) {
+    for (int64_t W : Values)
+      if (W == V)
+        return true;
+    return false;
+  };
+  if (referencesWarpSize(S))
     return std::nullopt;
+  if (S->isValueDependent() || S->isTypeDependent()) {
+    // template <int kWarpSize = 32>: the default stands for the warp size.
+    std::string Name;
+    auto V = evalWithDefaults(S, Ctx, Name);
+    if (!V || !Wanted(*V) || Name.empty())
+      return std::nullopt;
+    WarpConstant C;
+    C.Value = *V;
+    C.Named = true;
+    C.Name = Name;
+    return C;
+  }
+  if (const auto *F = dyn_cast<FloatingLiteral>(S)) {
+    // blockDim.x / 32.f: a literal, but not one warpSize can replace as is.
+    double D = F->getValueAsApproximateDouble();
+    if (D != static_cast<double>(static_cast<int64_t>(D)) || !Wanted(static_cast<int64_t>(D)))
+      return std::nullopt;
+    WarpConstant C;
+    C.Value = static_cast<int64_t>(D);
+    return C;
+  }
   Expr::EvalResult R;
   if (!S->EvaluateAsInt(R, Ctx))
     return std::nullopt;
   int64_t V = R.Val.getInt().getExtValue();
-  bool Wanted = false;
-  for (int64_t W : Values)
-    Wanted |= W == V;
-  if (!Wanted || referencesWarpSize(S))
+  if (!Wanted(V))
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();

@@ -30,6 +30,7 @@ enum TaintBits : unsigned {
   TaintBallot = 1u << 3,     // a lane mask: ballot / activemask results and bit ops on them
   TaintActiveMask = 1u << 4, // exactly the __activemask() value
   TaintBlockDim = 1u << 5,   // blockDim
+  TaintLaneBit = 1u << 6,    // a 32-bit lane bit or lane mask: 1u << lane, (1u << lane) - 1
 };
 
 /// Per-function facts, computed once per function and cached.

@@ -5,6 +5,7 @@
 // wrote, and per-warp arrays are twice the size needed.
 #include "checks/CheckSupport.h"
 
+#include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
 
 namespace cu2dcu {
@@ -35,8 +36,9 @@ private:
   /// The block-size name E is written with (BLOCK_SIZE, kThreads), or "".
   static std::string blockNameOf(const Expr *E, ASTContext &Ctx) {
     E = E->IgnoreParenImpCasts();
-    if (const auto *Add = dyn_cast<BinaryOperator>(E); Add && Add->getOpcode() == BO_Add)
-      return blockNameOf(Add->getLHS(), Ctx);
+    if (const auto *Add = dyn_cast<BinaryOperator>(E);
+        Add && (Add->getOpcode() == BO_Add || Add->getOpcode() == BO_Sub))
+      return blockNameOf(Add->getLHS(), Ctx); // (BLOCK + WARP - 1) / WARP
     const SourceManager &SM = Ctx.getSourceManager();
     SourceLocation L = E->getBeginLoc();
     if (L.isMacroID() && !SM.isMacroArgExpansion(L)) {
@@ -135,7 +137,14 @@ private:
     for (const ArraySubscriptExpr *S : Flow.Subscripts)
       if (rootArray(S->getBase()) == V && (A.taint(S->getIdx(), Flow, Ctx) & TaintWarpId))
         ByWarp = true;
-    if (!ByWarp)
+    // Sized by a warp-size name (s[WARP_SIZE]): per-warp storage even where
+    // another function indexes it.
+    bool BySize = false;
+    if (TypeSourceInfo *TSI = V->getTypeSourceInfo())
+      if (auto AL = TSI->getTypeLoc().getAs<ConstantArrayTypeLoc>())
+        if (auto C = A.warpConstant(AL.getSizeExpr(), Ctx, {32}); C && C->Named)
+          BySize = true;
+    if (!ByWarp && !BySize)
       return;
     report(V->getLocation(), Severity::Note,
            "'" + V->getName().str() +
