@@ -91,7 +91,10 @@ private:
       const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
       if (!V)
         return false;
-      if (Ctx.getTypeSize(V->getType()) >= 64)
+      QualType T = V->getType();
+      if (T->isDependentType() || !T->isIntegerType())
+        return false;
+      if (Ctx.getTypeSize(T) >= 64)
         return true;
       return V->getInit() && (analysis().taint(V->getInit(), Flow, Ctx) & TaintBallot) &&
              context().options().FixWave64 && widenType(V, Flow, Ctx).Safe;
@@ -112,7 +115,8 @@ private:
       return None;
     TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
     bool Simple = TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>();
-    bool Safe = Simple && V->isLocalVarDecl() && usesAreBitwise(V, Flow, Ctx);
+    bool Safe = Simple && V->isLocalVarDecl() && declaredAlone(V, Ctx) &&
+                usesAreBitwise(V, Flow, Ctx);
     return rangeFix(Ctx.getSourceManager(), TL.getBeginLoc(), TL.getEndLoc(),
                     "unsigned long long", "store the ballot in 64 bits", Safe);
   }

@@ -6,6 +6,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
 
 #include <string>
 
@@ -44,6 +45,25 @@ inline clang::SourceLocation useLoc(clang::SourceLocation Loc, const clang::Sour
   if (Loc.isMacroID() && !SM.isMacroArgExpansion(Loc))
     return SM.getImmediateExpansionRange(Loc).getBegin();
   return Loc;
+}
+
+/// Whether V is the only variable of its declaration (changing its written
+/// type does not change another's: not `unsigned a = ..., b;`).
+inline bool declaredAlone(const clang::VarDecl *V, clang::ASTContext &Ctx) {
+  auto Parents = Ctx.getParents(*V);
+  if (!Parents.empty())
+    if (const auto *DS = Parents[0].get<clang::DeclStmt>())
+      return DS->isSingleDecl();
+  const clang::TypeSourceInfo *TSI = V->getTypeSourceInfo();
+  if (!TSI)
+    return false;
+  clang::SourceLocation Begin = TSI->getTypeLoc().getBeginLoc();
+  for (const clang::Decl *D : V->getDeclContext()->decls())
+    if (const auto *Other = llvm::dyn_cast<clang::VarDecl>(D))
+      if (Other != V && Other->getTypeSourceInfo() &&
+          Other->getTypeSourceInfo()->getTypeLoc().getBeginLoc() == Begin)
+        return false;
+  return true;
 }
 
 /// Spelled text of an expression, shortened for messages.

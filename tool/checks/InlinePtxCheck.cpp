@@ -96,6 +96,8 @@ public:
     if (!F && !Outside)
       return;
     std::string Text = Asm->getAsmString();
+    if (Text.find_first_not_of(" \t\n;") == std::string::npos)
+      return; // asm volatile("" ::: "memory"): a compiler barrier, fine in HIP
     if (!isDeviceFunction(F) && !looksLikePtx(Text))
       return; // host assembly
     const SourceManager &SM = Ctx.getSourceManager();

@@ -5,6 +5,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
 
 namespace cu2dcu {
 
@@ -128,6 +129,19 @@ private:
     const Stmt *P = parentSkippingParens(Use, Ctx, &Child);
     if (!P)
       return true;
+    // switch (lane) { case 31: ... }, return lane, helper(lane): the constants
+    // that go with it are out of sight.
+    if (isa<SwitchStmt>(P) || isa<ReturnStmt>(P))
+      return false;
+    if (const auto *Call = dyn_cast<CallExpr>(P)) {
+      if (Call->getCallee() &&
+          Call->getCallee()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts())
+        return true;
+      if (asWarpCall(Call))
+        return true; // a shuffle's source lane or offset
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      return Callee && Ctx.getSourceManager().isInSystemHeader(Callee->getLocation());
+    }
     if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(P)) {
       if (K != Kind::Lane || Sub->getIdx()->IgnoreParenImpCasts() != Child->IgnoreParenImpCasts())
         return true;
@@ -165,6 +179,7 @@ private:
       }
       if (Bin->getOpcode() == BO_Shl && K == Kind::Lane &&
           Bin->getRHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts() &&
+          !Bin->getType()->isDependentType() && Bin->getType()->isIntegerType() &&
           Ctx.getTypeSize(Bin->getType()) <= 32)
         return false; // 1u << lane: a 32-bit lane bit
       if ((Bin->getOpcode() == BO_Mul || Bin->getOpcode() == BO_Shl) && K == Kind::WarpId) {

@@ -43,11 +43,16 @@ public:
     const FunctionDecl *F = checkedFunction(E, Ctx, &Outside);
     if (!F && !Outside)
       return;
-    const FunctionFlow &Flow = F ? analysis().flow(F, Ctx) : analysis().flowAt(E, Ctx);
-    MaskInfo Mask = analysis().classifyMask(*Call, Flow, Ctx);
+    // What the translator does with this call (decided over all template
+    // instantiations and macro expansions of it).
+    if (!Planner)
+      Planner = std::make_unique<WarpCallPlanner>(context(), Ctx);
+    const WarpCallDecision *Decision = Planner->decisionFor(*Call);
+    if (!Decision)
+      return;
+    const MaskInfo &Mask = Decision->Mask;
+    const MaskAction Action = Decision->Action;
     const TranslationOptions &Options = context().options();
-    auto Pieces = locateWarpCall(*Call, context());
-    MaskAction Action = plannedMaskAction(*Call, Mask, Options, Pieces.has_value());
     const bool Old = Options.TargetHip < SyncSince;
     const SourceManager &SM = Ctx.getSourceManager();
     // Point at the mask as written in the call (FULL_MASK, not its #define).
@@ -91,6 +96,8 @@ public:
              widenDefinition(Mask, Ctx));
       return;
     case MaskKind::Partial32:
+      if (Decision->Mixed)
+        return; // the translator reports the call
       report(At, Severity::Warning,
              "32-bit lane mask " + Desc + " given to " + Fn +
                  " selects lanes of a 32-lane warp; a wavefront has 64 lanes, so lanes 32-63 are "
@@ -104,12 +111,12 @@ public:
                    "0xffffffffffffffffull");
       return;
     case MaskKind::Dynamic32:
-      if (Old && Call->takenOver())
+      if ((Old && Call->takenOver()) || Mask.Dependent || Action == MaskAction::Refuse)
         return; // the translator reports the call
       report(At, Severity::Warning,
              "lane mask " + Desc + " given to " + Fn +
-                 " has a 32-bit type: it can name only lanes 0-31 of a 64-lane wavefront " +
-                 (Old ? std::string("") : std::string("and HIP's *_sync functions reject it ")) +
+                 " has a 32-bit type: it can name only lanes 0-31 of a 64-lane wavefront" +
+                 (Old ? std::string("") : std::string(" and HIP's *_sync functions reject it")) +
                  "; compute it in an unsigned long long");
       return;
     default:
@@ -118,11 +125,15 @@ public:
   }
 
 private:
+  std::unique_ptr<WarpCallPlanner> Planner;
+
   /// Widens the macro or variable that holds a full 32-bit mask.
   std::vector<Wave64Fix> widenDefinition(const MaskInfo &Mask, ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
     std::vector<Wave64Fix> Fixes;
-    if (Mask.ValueBegin.isInvalid())
+    // A template argument cannot be widened in place (the parameter's type
+    // would narrow it again).
+    if (Mask.ValueBegin.isInvalid() || Mask.TemplateParam)
       return Fixes;
     Fixes.push_back(rangeFix(SM, Mask.ValueBegin, Mask.ValueEnd, "0xffffffffffffffffull",
                              "widen the mask to 64 bits", true));
@@ -131,7 +142,8 @@ private:
       if (!TSI || Mask.Var->getType()->getContainedAutoType())
         return Fixes;
       TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
-      bool Simple = TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>();
+      bool Simple = (TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>()) &&
+                    declaredAlone(Mask.Var, Ctx);
       Fixes.push_back(rangeFix(SM, TL.getBeginLoc(), TL.getEndLoc(), "unsigned long long",
                                "give the mask a 64-bit type", Simple));
     }

@@ -730,7 +730,7 @@ std::string MaskInfo::describe() const {
     return ViaName ? "'" + Name + "' (__activemask())" : "__activemask()";
   case MaskKind::Dynamic32:
   case MaskKind::Dynamic64:
-    return ViaName ? "'" + Name + "'" : "a computed mask";
+    return ViaName ? "'" + Name + "'" : !Text.empty() ? "'" + Text + "'" : "a computed mask";
   default:
     return ViaName ? "'" + Name + "' (" + Hex + ")" : std::string(Hex);
   }
@@ -752,6 +752,32 @@ MaskInfo WarpAnalysis::classifyMask(const WarpCall &Call, const FunctionFlow &Fl
   }
   const SourceManager &SM = Ctx.getSourceManager();
   const Expr *S = Mask->IgnoreParenImpCasts();
+  M.Text = spelledText(Mask->getSourceRange(), SM);
+  if (M.Text.size() > 40)
+    M.Text = M.Text.substr(0, 37) + "...";
+  if (S->isValueDependent() || S->isTypeDependent()) {
+    M.Dependent = true;
+    M.Kind = MaskKind::Dynamic32;
+    return M;
+  }
+  // template <unsigned MASK = 0xffffffff>: the instantiation's value
+  // (IgnoreParenImpCasts looks through the substitution, so walk by hand).
+  for (const Expr *Walk = Mask; Walk;) {
+    if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(Walk)) {
+      M.ViaName = true;
+      M.TemplateParam = true;
+      if (const NamedDecl *P = Subst->getParameter(); P && P->getIdentifier())
+        M.Name = P->getName().str();
+      S = Subst->getReplacement()->IgnoreParenImpCasts();
+      break;
+    }
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Walk))
+      Walk = Cast->getSubExpr();
+    else if (const auto *Paren = dyn_cast<ParenExpr>(Walk))
+      Walk = Paren->getSubExpr();
+    else
+      break;
+  }
   if (isCallTo(S, {"__activemask"})) {
     M.Kind = MaskKind::ActiveMask;
     return M;
@@ -798,7 +824,7 @@ MaskInfo WarpAnalysis::classifyMask(const WarpCall &Call, const FunctionFlow &Fl
   M.Value = Bits;
   M.ValueBegin = Value->getBeginLoc();
   M.ValueEnd = Value->getEndLoc();
-  if (!M.Var) {
+  if (!M.Var && !M.TemplateParam) {
     // Spelled through an object-like macro (FULL_MASK) rather than in the call?
     SourceLocation B = Value->getBeginLoc();
     while (B.isMacroID() && SM.isMacroArgExpansion(B))

@@ -105,9 +105,16 @@ enum class MaskKind {
 struct MaskInfo {
   MaskKind Kind = MaskKind::Dynamic32;
   uint64_t Value = 0;
-  /// The mask is spelled through a name: a variable or an object-like macro.
+  /// The mask is spelled through a name: a variable, an object-like macro or
+  /// a template parameter.
   bool ViaName = false;
+  /// It depends on a template parameter (a template pattern): its value is
+  /// known per instantiation only.
+  bool Dependent = false;
+  /// It is a template parameter's value (in an instantiation).
+  bool TemplateParam = false;
   std::string Name;
+  std::string Text; // as written in the call
   const clang::VarDecl *Var = nullptr;
   /// Where the constant is written (the literal in the call, the macro body or
   /// the variable initialiser), when it is one literal token or ~0u / -1.

@@ -8,6 +8,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace cu2dcu {
@@ -144,14 +145,117 @@ std::string legacyHipName(const WarpCall &Call) {
 
 namespace {
 
-class WarpTranslator : public RecursiveASTVisitor<WarpTranslator> {
-public:
-  WarpTranslator(SourceContext &Context, ASTContext &Ast) : Context(Context), Ast(Ast) {}
+/// Whether code in F is a template instantiation (the pattern is the code as
+/// written).
+bool inInstantiation(const FunctionDecl *F) {
+  if (!F)
+    return false;
+  if (F->isTemplateInstantiation())
+    return true;
+  for (const DeclContext *DC = F->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *R = dyn_cast<CXXRecordDecl>(DC))
+      if (R->getTemplateSpecializationKind() == TSK_ImplicitInstantiation)
+        return true;
+  return false;
+}
 
+/// Collects every warp call, in patterns and in template instantiations.
+class CallCollector : public RecursiveASTVisitor<CallCollector> {
+public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitCallExpr(CallExpr *E) {
     if (auto Call = asWarpCall(E))
-      handle(*Call);
+      if (Call->isSync() || Call->Fn == WarpFn::ActiveMask)
+        Calls.push_back(*Call);
     return true;
+  }
+  std::vector<WarpCall> Calls;
+};
+
+} // namespace
+
+WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast) : Context(Context) {
+  const SourceManager &SM = Context.sourceManager();
+  const TranslationOptions &Options = Context.options();
+  CallCollector Collector;
+  Collector.TraverseAST(Ast);
+  struct Entry {
+    WarpCall Call;
+    MaskInfo Mask;
+    bool Instance;
+  };
+  std::map<std::pair<FileID, unsigned>, std::vector<Entry>> Sites;
+  std::vector<std::pair<FileID, unsigned>> Order;
+  for (const WarpCall &Call : Collector.Calls) {
+    auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(Call.NameLoc));
+    if (!Context.isTranslated(File))
+      continue;
+    const FunctionDecl *F = enclosingFunction(Call.Call, Ast);
+    const FunctionFlow &Flow = Analysis.flow(F, Ast);
+    auto &Slot = Sites[{File, Offset}];
+    if (Slot.empty())
+      Order.push_back({File, Offset});
+    Slot.push_back({Call, Analysis.classifyMask(Call, Flow, Ast), inInstantiation(F)});
+  }
+  for (const auto &Key : Order) {
+    std::vector<Entry> &All = Sites[Key];
+    // The code as written, if any entry is (its text is the one to edit).
+    const Entry *Written = &All.front();
+    for (const Entry &E : All)
+      if (!E.Instance) {
+        Written = &E;
+        break;
+      }
+    WarpCallDecision D;
+    D.Call = Written->Call;
+    D.Pieces = locateWarpCall(Written->Call, Context, &D.Why);
+    // A mask that depends on a template parameter is judged by the
+    // instantiations; a macro body by every expansion.
+    std::vector<const Entry *> Judged;
+    for (const Entry &E : All)
+      if (!E.Mask.Dependent)
+        Judged.push_back(&E);
+    if (Judged.empty())
+      Judged.push_back(Written);
+    D.Mask = Judged.front()->Mask;
+    D.Action = plannedMaskAction(Judged.front()->Call, D.Mask, Options, D.Pieces.has_value());
+    for (const Entry *E : Judged) {
+      MaskAction A = plannedMaskAction(E->Call, E->Mask, Options, D.Pieces.has_value());
+      if (A != D.Action) {
+        // Instantiations or expansions disagree: do the same to all of them
+        // only when that is right for each, which here it is not.
+        D.Action = MaskAction::Refuse;
+        D.Mixed = true;
+        if (!E->Mask.isFull())
+          D.Mask = E->Mask;
+      }
+      if (A == MaskAction::Refuse && !E->Mask.isFull())
+        D.Mask = E->Mask;
+    }
+    if (D.Mask.Dependent && D.Action != MaskAction::None)
+      D.Action = MaskAction::Refuse; // never instantiated: nothing tells the value
+    Index[Key] = Decisions.size();
+    Decisions.push_back(std::move(D));
+  }
+}
+
+const WarpCallDecision *WarpCallPlanner::decisionFor(const WarpCall &Call) const {
+  const SourceManager &SM = Context.sourceManager();
+  auto Key = SM.getDecomposedLoc(SM.getSpellingLoc(Call.NameLoc));
+  auto It = Index.find(Key);
+  return It == Index.end() ? nullptr : &Decisions[It->second];
+}
+
+namespace {
+
+class WarpTranslator {
+public:
+  WarpTranslator(SourceContext &Context, ASTContext &Ast)
+      : Context(Context), Ast(Ast), Planner(Context, Ast) {}
+
+  void run() {
+    for (const WarpCallDecision &D : Planner.decisions())
+      handle(D);
   }
 
 private:
@@ -177,20 +281,26 @@ private:
     return Entry && !Entry->Family.empty() ? Entry->Family : "device";
   }
 
-  void handle(const WarpCall &Call) {
+  /// Whether an __activemask() call is the lane mask of a warp call that
+  /// drops it.
+  bool isDroppedMask(const WarpCall &Inner) {
+    const Expr *Child = nullptr;
+    const auto *Outer = dyn_cast_or_null<CallExpr>(parentSkippingParens(Inner.Call, Ast, &Child));
+    auto W = asWarpCall(Outer);
+    if (!W || !W->mask() || W->mask()->IgnoreParenImpCasts() != Inner.Call)
+      return false;
+    const WarpCallDecision *D = Planner.decisionFor(*W);
+    return D && D->Action == MaskAction::Drop;
+  }
+
+  void handle(const WarpCallDecision &D) {
+    const WarpCall &Call = D.Call;
+    const MaskInfo &Mask = D.Mask;
+    const auto &Pieces = D.Pieces;
+    const MaskAction Action = D.Action;
     const TranslationOptions &Options = Context.options();
     const bool Old = Options.TargetHip < SyncSince;
-    if (!Call.isSync() && Call.Fn != WarpFn::ActiveMask)
-      return;
     const SourceManager &SM = Context.sourceManager();
-    if (!Context.resolve(Call.NameLoc) &&
-        !Context.isTranslated(SM.getFileID(SM.getSpellingLoc(Call.NameLoc))))
-      return;
-    std::string Why;
-    auto Pieces = locateWarpCall(Call, Context, &Why);
-    const FunctionFlow &Flow = Analysis.flowAt(Call.Call, Ast);
-    MaskInfo Mask = Analysis.classifyMask(Call, Flow, Ast);
-    MaskAction Action = plannedMaskAction(Call, Mask, Options, Pieces.has_value());
 
     if (!Old && Options.TargetHip < SyncDefault && Pieces && Noted.insert(Pieces->File).second)
       reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Note,
@@ -216,11 +326,21 @@ private:
     if (Action == MaskAction::Refuse) {
       std::string Message;
       if (!Pieces)
-        Message = "'" + Call.Name + "' cannot be rewritten: " + Why + "; " +
+        Message = "'" + Call.Name + "' cannot be rewritten: " + D.Why + "; " +
                   (Old ? "HIP " + Options.TargetHip.str() + " has no *_sync warp functions: "
                              "rewrite it by hand with '" + Legacy + "'"
                        : "widen its 32-bit lane mask to 64 bits by hand "
                          "(0xffffffffffffffffull)");
+      else if (Mask.Dependent)
+        Message = "'" + Call.Name + "' with lane mask " + Mask.describe() +
+                  ", which depends on a template parameter that no instantiation here fixes: "
+                  "HIP " + Options.TargetHip.str() + " has only the unmasked '" + Legacy +
+                  "'; left unchanged";
+      else if (D.Mixed)
+        Message = "'" + Call.Name + "' has a full lane mask in some instantiations or macro "
+                  "expansions and " + Mask.describe() + " in others: HIP " +
+                  Options.TargetHip.str() + " has only the unmasked '" + Legacy +
+                  "', so one rewrite cannot serve all of them; left unchanged";
       else if (Call.Fn == WarpFn::SyncWarp)
         Message = "'__syncwarp' with lane mask " + Mask.describe() + ": HIP " +
                   Options.TargetHip.str() +
@@ -252,7 +372,6 @@ private:
     case WarpFn::ActiveMask:
       if (isDroppedMask(Call))
         return; // removed with the mask argument it is
-
       edit(Pieces->File, Pieces->NameOffset, CallEnd - Pieces->NameOffset, "__ballot(1)",
            family(Call.Name), Call.Name);
       return;
@@ -271,29 +390,16 @@ private:
          "warp-mask", "");
   }
 
-  /// Whether an __activemask() call is the lane mask of a warp call that
-  /// drops it.
-  bool isDroppedMask(const WarpCall &Inner) {
-    const Expr *Child = nullptr;
-    const auto *Outer = dyn_cast_or_null<CallExpr>(parentSkippingParens(Inner.Call, Ast, &Child));
-    auto W = asWarpCall(Outer);
-    if (!W || !W->mask() || W->mask()->IgnoreParenImpCasts() != Inner.Call)
-      return false;
-    auto Pieces = locateWarpCall(*W, Context);
-    MaskInfo Mask = Analysis.classifyMask(*W, Analysis.flowAt(W->Call, Ast), Ast);
-    return plannedMaskAction(*W, Mask, Context.options(), Pieces.has_value()) == MaskAction::Drop;
-  }
-
   SourceContext &Context;
   ASTContext &Ast;
-  WarpAnalysis Analysis;
+  WarpCallPlanner Planner;
   std::set<FileID> Noted;
 };
 
 } // namespace
 
 void translateWarpIntrinsics(SourceContext &Context, ASTContext &Ast) {
-  WarpTranslator(Context, Ast).TraverseAST(Ast);
+  WarpTranslator(Context, Ast).run();
 }
 
 } // namespace cu2dcu

@@ -20,6 +20,7 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,8 +51,36 @@ MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
 /// HIP name of a taken-over call for targets before 6.2 ("__shfl_down").
 std::string legacyHipName(const WarpCall &Call);
 
-/// Runs the translation over a translation unit (code as written, no template
-/// instantiations).
+/// The translator's decision for one warp call as written. A call in a
+/// template stands for all its instantiations, one in a macro body for all its
+/// expansions: the mask is dropped (or widened) only when that is right for
+/// every one of them.
+struct WarpCallDecision {
+  WarpCall Call;  // the call as written (a template's pattern)
+  MaskInfo Mask;  // the mask that decided (a partial one when there is one)
+  std::optional<WarpCallPieces> Pieces;
+  std::string Why; // why Pieces is empty
+  MaskAction Action = MaskAction::None;
+  bool Mixed = false; // instantiations / expansions disagree
+};
+
+/// Decides every warp call of a translation unit (built once, then read by
+/// the translator and the W64-MASK32 check alike).
+class WarpCallPlanner {
+public:
+  WarpCallPlanner(SourceContext &Context, clang::ASTContext &Ast);
+  /// The decision for Call's call site, or null outside translated code.
+  const WarpCallDecision *decisionFor(const WarpCall &Call) const;
+  const std::vector<WarpCallDecision> &decisions() const { return Decisions; }
+
+private:
+  SourceContext &Context;
+  WarpAnalysis Analysis;
+  std::vector<WarpCallDecision> Decisions;
+  std::map<std::pair<clang::FileID, unsigned>, size_t> Index;
+};
+
+/// Runs the translation over a translation unit.
 void translateWarpIntrinsics(SourceContext &Context, clang::ASTContext &Ast);
 
 } // namespace cu2dcu
