@@ -40,6 +40,8 @@ void writeStatsCsv(const ReportContext &C, llvm::raw_ostream &OS) {
   Row("rewritten", "kernel_launches", S.Launches);
   Row("rewritten", "includes", S.Includes);
   Row("rewritten", "symbol_arguments", S.Symbols);
+  Row("rewritten", "wave64_fixes", S.Wave64Fixes);
+  Row("rewritten", "launch_bounds_arguments_removed", S.LaunchBoundsRemoved);
   Row("rewritten", "lines_changed", S.LinesChanged);
   Row("unsupported", "uses", S.UnsupportedUses);
   Row("findings", "error", S.Errors);

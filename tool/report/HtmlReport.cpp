@@ -463,6 +463,9 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
   OS << "<tr><td>kernel launches</td><td class=\"num\">" << S.Launches << "</td></tr>\n"
      << "<tr><td>includes</td><td class=\"num\">" << S.Includes << "</td></tr>\n"
      << "<tr><td>symbol arguments</td><td class=\"num\">" << S.Symbols << "</td></tr>\n"
+     << "<tr><td>wave64 fixes</td><td class=\"num\">" << S.Wave64Fixes << "</td></tr>\n"
+     << "<tr><td>launch-bounds arguments removed</td><td class=\"num\">" << S.LaunchBoundsRemoved
+     << "</td></tr>\n"
      << "</tbody></table>\n";
   OS << "<h3>Findings per check</h3><table class=\"grid\" id=\"stats-checks\"><thead><tr><th>"
      << "Check</th><th class=\"num\">Findings</th><th>Description</th></tr></thead><tbody>\n";

@@ -100,6 +100,8 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
       {"launchesRewritten", S.Launches},
       {"includesRewritten", S.Includes},
       {"symbolArgumentsRewritten", S.Symbols},
+      {"wave64FixesApplied", S.Wave64Fixes},
+      {"launchBoundsArgumentsRemoved", S.LaunchBoundsRemoved},
       {"unsupportedUses", S.UnsupportedUses},
       {"linesChanged", S.LinesChanged},
       {"findings", llvm::json::Object{{"error", S.Errors},

@@ -30,6 +30,10 @@ RunStatistics computeStatistics(const RunResult &Run) {
         ++S.Includes;
       else if (E.Category == "symbol")
         ++S.Symbols;
+      else if (E.Category == "wave64")
+        ++S.Wave64Fixes;
+      else if (E.Category == "launch-bounds")
+        ++S.LaunchBoundsRemoved;
       else if (!E.Name.empty()) {
         ++S.ApiRenames;
         ++S.RenamesByFamily[E.Category];

@@ -85,8 +85,9 @@ void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostrea
     OS << ": " << Reason << "\n";
   }
   OS << "  rewritten: " << S.ApiRenames << " API names, " << S.Launches << " kernel launches, "
-     << S.Includes << " includes, " << S.Symbols << " symbol arguments; " << S.LinesChanged
-     << " lines changed\n";
+     << S.Includes << " includes, " << S.Symbols << " symbol arguments, " << S.Wave64Fixes
+     << " wave64 fixes, " << S.LaunchBoundsRemoved << " launch-bounds arguments; "
+     << S.LinesChanged << " lines changed\n";
   if (!S.RenamesByFamily.empty()) {
     OS << "  by family:";
     for (const auto &[Family, Count] : S.RenamesByFamily)
