@@ -8,6 +8,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -167,11 +168,11 @@ namespace {
 
 struct Child {
   pid_t Pid = -1;
-  int FD = -1;
+  int FD[2] = {-1, -1}; // the result, the child's stderr
   size_t Index = 0;
   std::chrono::steady_clock::time_point Deadline;
   bool HasDeadline = false;
-  std::string Data;
+  std::string Data[2];
 };
 
 void writeAll(int FD, const std::string &Data) {
@@ -185,9 +186,34 @@ void writeAll(int FD, const std::string &Data) {
   }
 }
 
-std::string describeStatus(int Status) {
+/// The wall-clock backstop for a child that blocks without using CPU time
+/// (an #include of a FIFO, a stuck file system).
+unsigned wallLimit(unsigned TimeoutSeconds) { return 3 * TimeoutSeconds + 10; }
+
+/// Where a crash happened, from LLVM's crash report ("1.\t<file:line:col>
+/// ...: current parser token"), or "".
+std::string crashLocation(const std::string &Stderr) {
+  size_t At = Stderr.find("\n1.\t");
+  if (At == std::string::npos)
+    return "";
+  At += 4;
+  // file:line:col: up to the end of the column number.
+  size_t Colon1 = Stderr.find(':', At);
+  size_t Colon2 = Colon1 == std::string::npos ? Colon1 : Stderr.find(':', Colon1 + 1);
+  if (Colon2 == std::string::npos)
+    return "";
+  size_t End = Colon2 + 1;
+  while (End < Stderr.size() && isdigit(static_cast<unsigned char>(Stderr[End])))
+    ++End;
+  return Stderr.substr(At, End - At);
+}
+
+std::string describeStatus(int Status, unsigned TimeoutSeconds) {
   if (WIFSIGNALED(Status)) {
     int Sig = WTERMSIG(Status);
+    if (Sig == SIGXCPU)
+      return "parsing timed out (more than " + std::to_string(TimeoutSeconds) +
+             " s of CPU time)";
     const char *Name = strsignal(Sig);
     return "the parser crashed (signal " + std::to_string(Sig) + ": " +
            (Name ? Name : "unknown") + ")";
@@ -210,20 +236,40 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
   Jobs = std::max(1u, Jobs);
 
   auto Start = [&](size_t I) {
-    int Pipe[2];
-    if (::pipe2(Pipe, O_CLOEXEC) != 0) {
+    int Out[2], Err[2];
+    if (::pipe2(Out, O_CLOEXEC) != 0) {
       Outcomes[I].Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
+      return false;
+    }
+    if (::pipe2(Err, O_CLOEXEC) != 0) {
+      Outcomes[I].Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
+      ::close(Out[0]);
+      ::close(Out[1]);
       return false;
     }
     pid_t Pid = ::fork();
     if (Pid < 0) {
       Outcomes[I].Failure = std::string("cannot start the parser process: ") + std::strerror(errno);
-      ::close(Pipe[0]);
-      ::close(Pipe[1]);
+      for (int FD : {Out[0], Out[1], Err[0], Err[1]})
+        ::close(FD);
       return false;
     }
     if (Pid == 0) {
-      ::close(Pipe[0]);
+      ::close(Out[0]);
+      ::close(Err[0]);
+      // The parent decides what of the child's stderr the user sees (a
+      // crash's stack dump is thousands of lines; its location is kept).
+      ::dup2(Err[1], STDERR_FILENO);
+      ::close(Err[1]);
+      if (TimeoutSeconds > 0) {
+        // CPU time, not wall time, decides: a loaded machine must not turn a
+        // slow parse into a fallback (the output would depend on the load).
+        struct rlimit Limit;
+        Limit.rlim_cur = TimeoutSeconds;
+        Limit.rlim_max = TimeoutSeconds + 5;
+        ::setrlimit(RLIMIT_CPU, &Limit);
+        ::signal(SIGXCPU, SIG_DFL); // no stack dump: it is a timeout, not a crash
+      }
       std::string Fault = fault::injected("parse", Name(I));
       if (Fault == "hang")
         while (true)
@@ -232,17 +278,19 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
         ::signal(SIGSEGV, SIG_DFL);
         ::raise(SIGSEGV);
       }
-      writeAll(Pipe[1], Work(I));
-      ::close(Pipe[1]);
+      writeAll(Out[1], Work(I));
+      ::close(Out[1]);
       _exit(0); // no atexit handlers, no flushing of the parent's buffers
     }
-    ::close(Pipe[1]);
+    ::close(Out[1]);
+    ::close(Err[1]);
     Child C;
     C.Pid = Pid;
-    C.FD = Pipe[0];
+    C.FD[0] = Out[0];
+    C.FD[1] = Err[0];
     C.Index = I;
     C.HasDeadline = TimeoutSeconds > 0;
-    C.Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(TimeoutSeconds);
+    C.Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wallLimit(TimeoutSeconds));
     Running.push_back(std::move(C));
     return true;
   };
@@ -252,20 +300,39 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
     IsolatedOutcome &O = Outcomes[C.Index];
     if (TimedOut)
       ::kill(C.Pid, SIGKILL);
-    ::close(C.FD);
+    for (int &FD : C.FD)
+      if (FD >= 0) {
+        ::close(FD);
+        FD = -1;
+      }
     int Status = 0;
     while (::waitpid(C.Pid, &Status, 0) < 0 && errno == EINTR) {
     }
+    const std::string &Stderr = C.Data[1];
+    const bool Crashed = !TimedOut && WIFSIGNALED(Status) && WTERMSIG(Status) != SIGXCPU;
     if (TimedOut) {
-      O.Failure = "parsing timed out after " + std::to_string(TimeoutSeconds) + " s";
+      O.Failure = "parsing timed out (no result after " +
+                  std::to_string(wallLimit(TimeoutSeconds)) + " s)";
     } else if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0) {
       O.Ok = true;
-      O.Payload = std::move(C.Data);
+      O.Payload = std::move(C.Data[0]);
     } else {
-      O.Failure = describeStatus(Status);
+      O.Failure = describeStatus(Status, TimeoutSeconds);
+      if (Crashed) {
+        std::string Where = crashLocation(Stderr);
+        if (!Where.empty())
+          O.Failure += " at " + Where;
+      }
       if (WIFEXITED(Status))
         O.ExitStatus = WEXITSTATUS(Status);
     }
+#ifdef CU2DCU_SANITIZED
+    const bool Forward = true; // sanitizer reports must be seen
+#else
+    const bool Forward = !Crashed; // a crash is summarised in the reason
+#endif
+    if (Forward && !Stderr.empty())
+      (void)!::write(STDERR_FILENO, Stderr.data(), Stderr.size());
     if (OnDone)
       OnDone(C.Index);
     Running.erase(Running.begin() + R);
@@ -280,10 +347,16 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
     if (Running.empty())
       continue;
     std::vector<pollfd> Polls;
+    std::vector<std::pair<size_t, int>> Owner; // (child, stream) of each poll entry
     int Wait = -1;
     auto Now = std::chrono::steady_clock::now();
-    for (const Child &C : Running) {
-      Polls.push_back({C.FD, POLLIN, 0});
+    for (size_t R = 0; R < Running.size(); ++R) {
+      const Child &C = Running[R];
+      for (int K = 0; K < 2; ++K)
+        if (C.FD[K] >= 0) {
+          Polls.push_back({C.FD[K], POLLIN, 0});
+          Owner.push_back({R, K});
+        }
       if (C.HasDeadline) {
         auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(C.Deadline - Now).count();
         int Ms = int(std::max<long long>(0, std::min<long long>(Left + 1, 1 << 30)));
@@ -293,22 +366,26 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
     int Ready = ::poll(Polls.data(), Polls.size(), Wait);
     if (Ready < 0 && errno != EINTR)
       break; // cannot happen with valid descriptors; the loop below reaps
+    for (size_t P = 0; Ready > 0 && P < Polls.size(); ++P) {
+      if (!(Polls[P].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      Child &C = Running[Owner[P].first];
+      int K = Owner[P].second;
+      char Buffer[1 << 16];
+      ssize_t N = ::read(C.FD[K], Buffer, sizeof Buffer);
+      if (N > 0) {
+        C.Data[K].append(Buffer, size_t(N));
+      } else if (N == 0 || errno != EINTR) {
+        ::close(C.FD[K]); // end of this stream
+        C.FD[K] = -1;
+      }
+    }
     Now = std::chrono::steady_clock::now();
     // Walk backwards: Finish removes the child from Running.
     for (size_t R = Running.size(); R-- > 0;) {
-      if (Ready > 0 && (Polls[R].revents & (POLLIN | POLLHUP | POLLERR))) {
-        char Buffer[1 << 16];
-        ssize_t N = ::read(Running[R].FD, Buffer, sizeof Buffer);
-        if (N > 0) {
-          Running[R].Data.append(Buffer, size_t(N));
-          continue;
-        }
-        if (N < 0 && errno == EINTR)
-          continue;
-        Finish(R, /*TimedOut=*/false); // end of the data: the child is done
-        continue;
-      }
-      if (Running[R].HasDeadline && Now >= Running[R].Deadline)
+      if (Running[R].FD[0] < 0 && Running[R].FD[1] < 0)
+        Finish(R, /*TimedOut=*/false); // both streams ended: the child is done
+      else if (Running[R].HasDeadline && Now >= Running[R].Deadline)
         Finish(R, /*TimedOut=*/true);
     }
   }

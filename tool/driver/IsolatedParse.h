@@ -19,14 +19,15 @@ namespace cu2dcu {
 struct IsolatedOutcome {
   bool Ok = false;
   std::string Payload; // what Work returned in the child, when Ok
-  std::string Failure; // why not: "timed out after 120 s", "crashed (Segmentation fault)"
+  std::string Failure; // why not: a timeout, "the parser crashed (signal 11: ...)"
   /// The child exited with a status of its own (not a signal, not our
   /// timeout): in a sanitizer build that is a sanitizer report.
   int ExitStatus = 0;
 };
 
 /// Runs Work(I) for every I in [0, Count) in forked children, at most Jobs at
-/// a time, each with TimeoutSeconds of wall time (0: none). OnDone(I) is
+/// a time, each with TimeoutSeconds of CPU time (0: no limit) and, for a
+/// child that blocks, 3 * TimeoutSeconds + 10 s of wall time. OnDone(I) is
 /// called in the parent as each finishes. Honours the test-only
 /// CU2DCU_TEST_FAULT=parse:hang|crash:SUBSTRING, matched against Name(I).
 std::vector<IsolatedOutcome>

@@ -3,9 +3,11 @@
 #include "core/Options.h"
 #include "lexical/EntryTranslation.h"
 #include "lexical/LaunchRewrite.h"
+#include "lexical/NamespaceTranslation.h"
 #include "lexical/RawTokens.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 namespace cu2dcu {
@@ -55,6 +57,24 @@ bool isExpressionKeyword(const std::string &S) {
   return Words.count(S) != 0;
 }
 
+/// A lane mask written as a literal in a warp call.
+enum class MaskLiteral { Other, Full32, Full64, ActiveMask };
+
+/// The HIP names of CUDA's *_sync warp functions before HIP 6.2, which has
+/// no *_sync functions (as the AST mode's checks/WarpIntrinsicTranslator).
+const std::map<std::string, std::string> &legacyWarpNames() {
+  static const std::map<std::string, std::string> Names = {
+      {"__shfl_sync", "__shfl"},           {"__shfl_up_sync", "__shfl_up"},
+      {"__shfl_down_sync", "__shfl_down"}, {"__shfl_xor_sync", "__shfl_xor"},
+      {"__ballot_sync", "__ballot"},       {"__any_sync", "__any"},
+      {"__all_sync", "__all"}};
+  return Names;
+}
+const HipVersion WarpSyncSince{6, 2};
+constexpr const char *WaveBarrier =
+    "(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), "
+    "__builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
+
 class Pass {
 public:
   Pass(const ApiMap &Map, const TranslationOptions &Options, const std::string &Text,
@@ -80,6 +100,8 @@ private:
   void name(const TokenList &T, size_t I);
   void symbolArgument(const TokenList &T, size_t I, const ApiEntry &Entry);
   void launchBounds(const TokenList &T, size_t I);
+  bool warpCall(const TokenList &T, size_t I, const std::string &Name);
+  MaskLiteral maskLiteral(const TokenList &T, size_t First, size_t Last) const;
   std::vector<std::pair<size_t, size_t>> arguments(const TokenList &T, size_t Open) const;
   void launch(const TokenList &T, size_t I);
 
@@ -100,6 +122,7 @@ private:
   std::set<std::string> &IncludedHip;
   std::set<std::string> LocalMacros;   // #defined in this range
   std::set<std::string> DeclaredNames; // declared by the user in this range
+  unsigned SkipUntil = 0; // tokens before this offset were consumed by an edit
 };
 
 /// Offset just past the line that holds Offset: past its newline, following
@@ -258,7 +281,10 @@ void Pass::include(const TokenList &T, size_t First, size_t Last) {
 }
 
 void Pass::code(const TokenList &T) {
+  SkipUntil = 0;
   for (size_t I = 0; I < T.size(); ++I) {
+    if (T[I].Offset < SkipUntil)
+      continue;
     if (T[I].Kind == tok::lesslessless)
       launch(T, I);
     else if (T[I].Kind == tok::raw_identifier)
@@ -296,6 +322,9 @@ void Pass::name(const TokenList &T, size_t I) {
     launchBounds(T, I);
     return;
   }
+  if (Name.size() > 2 && Name[0] == '_' && Name[1] == '_' && !isDeclaredHere(T, I) &&
+      warpCall(T, I, Name))
+    return;
   const ApiEntry *Entry = Map.lookup(Name);
   // A name qualified by a scope the maps do not know (mylib::cudaMalloc) is
   // the user's; CUDA's own names live in the global namespace.
@@ -366,6 +395,90 @@ void Pass::symbolArgument(const TokenList &T, size_t I, const ApiEntry &Entry) {
     return;
   Out.Edits.push_back({A.Offset, 0, "HIP_SYMBOL(", "symbol", Entry.Cuda});
   Out.Edits.push_back({B.Offset + B.Length, 0, ")", "symbol-syntax", ""});
+}
+
+/// The lane mask T[First..Last] when it is a literal whose value is known
+/// without types: 0xffffffff, ~0u, -1 (32 bits), 0xffffffffffffffffull,
+/// ~0ull (64), __activemask().
+MaskLiteral Pass::maskLiteral(const TokenList &T, size_t First, size_t Last) const {
+  std::string Text;
+  for (size_t J = First; J <= Last; ++J)
+    Text += spelling(T[J]);
+  std::string Lower;
+  for (char C : Text)
+    Lower += char(tolower(static_cast<unsigned char>(C)));
+  if (Lower == "__activemask()")
+    return MaskLiteral::ActiveMask;
+  auto Strip = [](std::string S, bool &Long) {
+    Long = false;
+    while (!S.empty() && (S.back() == 'u' || S.back() == 'l')) {
+      Long |= S.back() == 'l';
+      S.pop_back();
+    }
+    return S;
+  };
+  bool Long;
+  std::string Value = Strip(Lower, Long);
+  if (Value == "0xffffffff")
+    return Long ? MaskLiteral::Other : MaskLiteral::Full32; // 0xfffffffful is 64-bit, not full
+  if (Value == "0xffffffffffffffff")
+    return MaskLiteral::Full64;
+  if (Lower == "~0u" || Lower == "~0" || Lower == "-1" || Lower == "~0x0u")
+    return MaskLiteral::Full32;
+  if (Lower == "~0ull" || Lower == "~0llu" || Lower == "-1ll")
+    return MaskLiteral::Full64;
+  return MaskLiteral::Other;
+}
+
+/// CUDA's warp functions where the lane mask is a literal: before HIP 6.2 a
+/// full mask is dropped with the *_sync suffix, __activemask() becomes
+/// __ballot(1) and __syncwarp() a wavefront fence and barrier; from 6.2 a
+/// full 32-bit mask is widened to 64 bits. The same edits as the AST mode's
+/// warp intrinsic translator, which also follows masks through macros and
+/// variables; any other mask is left (and reported by the map's hip_since).
+bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
+  if (I + 1 >= T.size() || T[I + 1].Kind != tok::l_paren)
+    return false;
+  const bool Old = Options.TargetHip < WarpSyncSince;
+  int Close = matchForward(T, I + 1);
+  if (Close < 0)
+    return false;
+  auto Args = arguments(T, I + 1);
+  const unsigned CallEnd = T[Close].Offset + 1;
+  if (Name == "__activemask") {
+    if (!Old || !Args.empty())
+      return false;
+    Out.Edits.push_back({T[I].Offset, CallEnd - T[I].Offset, "__ballot(1)", "device", Name});
+    return true;
+  }
+  if (Name == "__syncwarp") {
+    if (!Old || Args.size() > 1 ||
+        (Args.size() == 1 && maskLiteral(T, Args[0].first, Args[0].second) == MaskLiteral::Other))
+      return false;
+    Out.Edits.push_back({T[I].Offset, CallEnd - T[I].Offset, WaveBarrier, "device", Name});
+    SkipUntil = CallEnd;
+    return true;
+  }
+  auto Legacy = legacyWarpNames().find(Name);
+  if (Legacy == legacyWarpNames().end() || Args.size() < 2)
+    return false;
+  const RawToken &MaskFirst = T[Args[0].first], &MaskLast = T[Args[0].second];
+  MaskLiteral Mask = maskLiteral(T, Args[0].first, Args[0].second);
+  if (Old) {
+    if (Mask == MaskLiteral::Other)
+      return false;
+    Out.Edits.push_back({T[I].Offset, T[I].Length, Legacy->second, "device", Name});
+    Out.Edits.push_back({MaskFirst.Offset, T[Args[1].first].Offset - MaskFirst.Offset, "",
+                         "device", ""});
+    SkipUntil = T[Args[1].first].Offset;
+    return true;
+  }
+  if (Mask == MaskLiteral::Full32) {
+    Out.Edits.push_back({MaskFirst.Offset, MaskLast.Offset + MaskLast.Length - MaskFirst.Offset,
+                         "0xffffffffffffffffull", "device", ""});
+    SkipUntil = MaskLast.Offset + MaskLast.Length;
+  }
+  return false; // the name itself is translated as usual
 }
 
 /// __launch_bounds__(maxThreads, minBlocks): HIP reads the second argument
@@ -793,6 +906,8 @@ void LexicalTranslator::translateFile(const std::string &Text, const std::string
                                       FileFindings &Out) const {
   std::set<std::string> IncludedHip;
   translateRange(Text, 0, Text.size(), Path, Out, IncludedHip);
+  // The AST mode runs the same whole-file namespace pass (match/SourceContext).
+  translateNamespaces(Map, Options, Text, 0, Text.size(), Path, Out);
 }
 
 } // namespace cu2dcu

@@ -350,6 +350,11 @@ int run(int Argc, const char **Argv) {
       llvm::errs() << "  gate: failed: " << Reason << "\n";
   } else {
     printDiagnostics(Run, llvm::errs(), &States.Baselined, Severity::Error);
+    // Files that could not be read or written are errors too.
+    for (const FileReport &F : Run.Files)
+      if (F.Status == FileStatus::Failed)
+        llvm::errs() << "cu2dcu: error: failed: " << F.Input.Display << ": " << F.ModeReason
+                     << "\n";
   }
   if (TimeReport) {
     Run.Times[Stage::Report] += ReportClock.stop();

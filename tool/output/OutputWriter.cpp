@@ -22,6 +22,8 @@ std::string writeFileAtomically(const std::string &Path, const std::string &Cont
     Dir = ".";
   if (std::error_code EC = fs::create_directories(Dir))
     return "cannot create directory '" + Dir + "': " + EC.message();
+  if (!fs::is_directory(Dir))
+    return "cannot create directory '" + Dir + "': a file of that name is in the way";
   if (int Injected = fault::injectedErrno("create", Path))
     return "cannot create a file in '" + Dir + "': " + std::strerror(Injected);
   int FD = -1;

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Guarantees, each checked on the samples and the golden inputs:
+
+  guarantees.py --tool build/tool/main/cu2dcu --root . --check NAME
+
+  input-untouched   the input tree is never modified (checksums and modes before
+                    and after runs in every mode, failing runs included)
+  deterministic     the output is byte-identical across runs and across -j 1 / -j 2
+  idempotent        translating an already translated tree changes nothing
+  modes             file modes are preserved (executable scripts, private headers)
+"""
+import argparse, os, shutil, stat, sys, tempfile
+from rlib import CUDA_SOURCE, Checker, files_under, read, run, snapshot, text, write
+
+
+def make_tree(root, tmp):
+    """A tree of the samples and golden inputs, with a few mode bits and kinds."""
+    src = os.path.join(tmp, "src")
+    shutil.copytree(os.path.join(root, "samples-cuda"), os.path.join(src, "samples"))
+    golden = os.path.join(root, "testsuite", "golden")
+    os.makedirs(os.path.join(src, "golden"))
+    for name in sorted(os.listdir(golden)):
+        p = os.path.join(golden, name)
+        if os.path.isfile(p) and os.path.exists(p + ".expected"):
+            shutil.copy2(p, os.path.join(src, "golden", name))
+    write(os.path.join(src, "tools", "run.sh"), "#!/bin/sh\nexec ./vector_add\n", 0o755)
+    write(os.path.join(src, "private", "secret.cuh"), CUDA_SOURCE, 0o600)
+    write(os.path.join(src, "private", "group.cu"), CUDA_SOURCE, 0o640)
+    write(os.path.join(src, "tools", "build.cu"), CUDA_SOURCE, 0o750)
+    write(os.path.join(src, "data", "blob.bin"), bytes(range(256)) * 4, 0o444)
+    return src
+
+
+def translate(tool, src, out, *args, env=None):
+    p = run([tool, src, "-o", out, "--fail-on=never"] + list(args), env=env, timeout=900)
+    return p
+
+
+def tree_equal(a, b):
+    sa, sb = snapshot(a), snapshot(b)
+    diff = sorted(k for k in set(sa) | set(sb) if sa.get(k) != sb.get(k))
+    return diff
+
+
+def input_untouched(tool, root, tmp, c):
+    src = make_tree(root, tmp)
+    before = snapshot(src)
+    runs = [["-j", "1"], ["-j", "2"], ["--mode=lexical"], ["--cuda-path", "/nonexistent"],
+            ["--keep-launch-syntax"], ["--fix-wave64"]]
+    for i, args in enumerate(runs):
+        p = translate(tool, src, os.path.join(tmp, "out%d" % i), *args)
+        c.check(p.returncode in (0, 1), "%s: exit %d\n%s" % (args, p.returncode, text(p)[-2000:]))
+        c.check(snapshot(src) == before, "the input changed after a run with %s" % args)
+    for args in [["--dry-run"], ["--diff"]]:
+        p = run([tool, src, "--fail-on=never"] + args, timeout=900)
+        c.check(p.returncode in (0, 1), "%s: exit %d" % (args, p.returncode))
+    # Failing runs: a write fault, an output refused, a parse crash.
+    translate(tool, src, os.path.join(tmp, "outf"), env={"CU2DCU_TEST_FAULT": "write:ENOSPC:"})
+    run([tool, src, "-o", os.path.join(src, "out")])
+    translate(tool, src, os.path.join(tmp, "outc"), env={"CU2DCU_TEST_FAULT": "parse:crash:"})
+    after = snapshot(src)
+    c.check(after == before, "the input changed: %s" % sorted(
+        k for k in set(before) | set(after) if before.get(k) != after.get(k)))
+
+
+def deterministic(tool, root, tmp, c):
+    src = make_tree(root, tmp)
+    outs = {}
+    for name, args in [("j1", ["-j", "1"]), ("j1again", ["-j", "1"]), ("j2", ["-j", "2"]),
+                       ("j2again", ["-j", "2"])]:
+        out = os.path.join(tmp, name)
+        p = translate(tool, src, out, *args)
+        c.check(p.returncode in (0, 1), "%s: exit %d" % (name, p.returncode))
+        outs[name] = out
+    for name in ["j1again", "j2", "j2again"]:
+        diff = tree_equal(outs["j1"], outs[name])
+        c.check(not diff, "output of %s differs from -j 1: %s" % (name, diff))
+    # The lexical mode too (no parse at all).
+    for name in ["lex1", "lex2"]:
+        translate(tool, src, os.path.join(tmp, name), "--mode=lexical", "-j", name[-1])
+    diff = tree_equal(os.path.join(tmp, "lex1"), os.path.join(tmp, "lex2"))
+    c.check(not diff, "lexical output differs between -j 1 and -j 2: %s" % diff)
+
+
+def idempotent(tool, root, tmp, c):
+    src = make_tree(root, tmp)
+    for mode in ["auto", "lexical"]:
+        once = os.path.join(tmp, mode + "-once")
+        twice = os.path.join(tmp, mode + "-twice")
+        translate(tool, src, once, "--mode=" + mode)
+        p = translate(tool, once, twice, "--mode=" + mode)
+        c.check(p.returncode in (0, 1), "%s: second pass exit %d" % (mode, p.returncode))
+        diff = tree_equal(once, twice)
+        for f in diff[:5]:
+            a, b = os.path.join(once, f), os.path.join(twice, f)
+            if os.path.isfile(a) and os.path.isfile(b):
+                import difflib
+                print("".join(difflib.unified_diff(read(a).decode("utf-8", "replace").splitlines(True),
+                                                   read(b).decode("utf-8", "replace").splitlines(True),
+                                                   "once/" + f, "twice/" + f)))
+        c.check(not diff, "%s: translating the translation changed %s" % (mode, diff))
+
+
+def modes(tool, root, tmp, c):
+    src = make_tree(root, tmp)
+    out = os.path.join(tmp, "out")
+    translate(tool, src, out)
+    for f in files_under(src):
+        a = stat.S_IMODE(os.lstat(os.path.join(src, f)).st_mode)
+        b = stat.S_IMODE(os.lstat(os.path.join(out, f)).st_mode) if os.path.exists(
+            os.path.join(out, f)) else None
+        c.check(a == b, "%s: mode %o became %s" % (f, a, "missing" if b is None else "%o" % b))
+
+
+CHECKS = {"input-untouched": input_untouched, "deterministic": deterministic,
+          "idempotent": idempotent, "modes": modes}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--root", required=True, help="the repository (samples-cuda, testsuite/golden)")
+    ap.add_argument("--check", choices=sorted(CHECKS))
+    a = ap.parse_args()
+    status = 0
+    for name in [a.check] if a.check else sorted(CHECKS):
+        c = Checker("guarantee/" + name)
+        with tempfile.TemporaryDirectory() as tmp:
+            CHECKS[name](os.path.abspath(a.tool), os.path.abspath(a.root), tmp, c)
+        status |= c.report()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

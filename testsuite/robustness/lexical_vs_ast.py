@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The lexical mode must translate like the AST mode wherever the AST mode
+needs no type information.
+
+  lexical_vs_ast.py --tool build/tool/main/cu2dcu --accepted lexical_vs_ast.accepted \\
+      --cases testsuite/golden testsuite/checks/cases testsuite/robustness/lexical
+
+Every case (a file with CASE.expected beside it, CASE.args honoured without
+any --mode) is translated twice, with --mode=ast and --mode=lexical. Their
+outputs are compared line by line; each differing hunk must be listed in the
+accepted-differences file, which says why the lexical mode cannot do what the
+AST mode does there. Any other difference fails the test. Entries that no
+longer occur are reported (not a failure: the lexical mode got better).
+
+Accepted-differences file: entries separated by blank lines, '#' comments.
+
+  case: golden/user_names.cu
+  why: only the AST knows that mylib::cudaMalloc is the user's own
+  - <the AST mode's line(s) of the hunk>
+  + <the lexical mode's line(s) of the hunk>
+
+Without CUDA headers the AST mode cannot run: prints "skipped: ..." (CTest
+reports the test as skipped).
+"""
+import argparse, difflib, os, shlex, subprocess, sys, tempfile
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+        return f.read()
+
+
+def parse_accepted(path):
+    entries = []
+    cur = None
+    for raw in read(path).splitlines():
+        line = raw.rstrip("\r")
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            cur = None
+            continue
+        if cur is None:
+            cur = {"case": None, "why": "", "ast": [], "lex": [], "used": False}
+            entries.append(cur)
+        if line.startswith("case:"):
+            cur["case"] = line[5:].strip()
+        elif line.startswith("why:"):
+            cur["why"] = line[4:].strip()
+        elif line.startswith("- ") or line == "-":
+            cur["ast"].append(line[2:])
+        elif line.startswith("+ ") or line == "+":
+            cur["lex"].append(line[2:])
+        else:
+            sys.exit("%s: cannot read line: %r" % (path, line))
+    for e in entries:
+        if not e["case"] or not e["why"]:
+            sys.exit("%s: every entry needs 'case:' and 'why:' (%r)" % (path, e))
+    return entries
+
+
+def cases_under(roots):
+    for root in roots:
+        for name in sorted(os.listdir(root)):
+            path = os.path.join(root, name)
+            if name.endswith(".expected") or not os.path.isfile(path + ".expected"):
+                continue
+            yield path
+
+
+def case_id(path):
+    # "golden/user_names.cu", "checks/cases/mask32.cu", "robustness/lexical/x.cu"
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    if "testsuite" in parts:
+        parts = parts[len(parts) - parts[::-1].index("testsuite"):]
+    return "/".join(parts)
+
+
+def translate(tool, case, mode, extra, tmp):
+    out = os.path.join(tmp, mode + os.path.splitext(case)[1])
+    cmd = [tool, case, "-o", out, "--mode=" + mode, "--fail-on=never", "--quiet"] + extra
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, "exit %d: %s" % (p.returncode, p.stderr.strip()[-500:])
+    return read(out), None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--accepted", required=True)
+    ap.add_argument("--cases", nargs="+", required=True, help="directories of golden cases")
+    ap.add_argument("--print-entries", action="store_true",
+                    help="print the differences not yet accepted as entries to paste (why: ?)")
+    a = ap.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = os.path.join(tmp, "probe.cu")
+        with open(probe, "w") as f:
+            f.write("int x;\n")
+        p = subprocess.run([a.tool, probe, "--dry-run", "--mode=ast", "--quiet"],
+                           capture_output=True, text=True)
+        if p.returncode == 2 and "CUDA headers" in p.stderr:
+            print("skipped: the AST mode needs CUDA headers: " + p.stderr.strip())
+            return 0
+
+        accepted = parse_accepted(a.accepted)
+        failures, compared, unparsable = [], 0, []
+        for case in cases_under([d for d in a.cases if os.path.isdir(d)]):
+            cid = case_id(case)
+            extra = shlex.split(read(case + ".args")) if os.path.exists(case + ".args") else []
+            extra = [x for x in extra if not x.startswith("--mode")]
+            ast, err = translate(a.tool, case, "ast", extra, tmp)
+            if ast is None:
+                unparsable.append("%s (%s)" % (cid, err.splitlines()[0] if err else ""))
+                continue
+            lex, err = translate(a.tool, case, "lexical", extra, tmp)
+            if lex is None:
+                failures.append("%s: the lexical mode failed: %s" % (cid, err))
+                continue
+            compared += 1
+            al, ll = ast.splitlines(), lex.splitlines()
+            sm = difflib.SequenceMatcher(a=al, b=ll, autojunk=False)
+            for tag, i1, i2, j1, j2 in sm.get_opcodes():
+                if tag == "equal":
+                    continue
+                hunk_ast, hunk_lex = al[i1:i2], ll[j1:j2]
+                match = [e for e in accepted if e["case"] == cid and e["ast"] == hunk_ast
+                         and e["lex"] == hunk_lex]
+                if match:
+                    for e in match:
+                        e["used"] = True
+                    continue
+                failures.append("%s:%d: lexical output differs from the AST mode's:\n%s" % (
+                    cid, i1 + 1, "\n".join(["  case: " + cid, "  why: ?"] +
+                                           ["  - " + l for l in hunk_ast] +
+                                           ["  + " + l for l in hunk_lex])))
+        for e in accepted:
+            if not e["used"]:
+                print("note: accepted difference no longer occurs (remove it): %s: %s" % (
+                    e["case"], e["why"]))
+        for u in unparsable:
+            print("note: not compared, the AST mode cannot translate it: " + u)
+        print("compared %d cases; %d accepted differences in use" % (
+            compared, sum(1 for e in accepted if e["used"])))
+        if a.print_entries:
+            for f in failures:
+                if "\n  case: " in f:
+                    print("\n".join(l[2:] for l in f.split("\n")[1:]) + "\n")
+            return 0
+        for f in failures:
+            print("FAIL:", f)
+        if not failures:
+            print("PASS lexical-vs-ast")
+        return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
