@@ -133,18 +133,23 @@ def main():
     ap.add_argument("--samples", default=os.path.join(REPO, "samples-cuda"),
                     help="tree added to every corpus ('' for none)")
     ap.add_argument("--config", action="append", default=[],
-                    help="NAME=EXTRA ARGS, e.g. default= or no-pch=--no-pch (repeatable)")
+                    help="NAME=[@TOOL] [EXTRA ARGS], e.g. default=, no-pch=--no-pch, "
+                         "before=@/tmp/cu2dcu-old (repeatable; TOOL defaults to --tool)")
     ap.add_argument("--out", default=os.path.join(REPO, "testsuite/results/throughput.json"))
     ap.add_argument("--note", default="", help="free text stored in the JSON")
     args = ap.parse_args()
 
     sizes = [int(s) for s in args.sizes.split(",") if s]
     jobs = [int(j) for j in args.jobs.split(",") if j]
-    configs = []
+    tool = os.path.abspath(args.tool)
+    configs = []  # (name, tool, extra args)
     for c in args.config or ["default="]:
         name, _, extra = c.partition("=")
-        configs.append((name, extra.split()))
-    tool = os.path.abspath(args.tool)
+        words = extra.split()
+        ctool = tool
+        if words and words[0].startswith("@"):
+            ctool = os.path.abspath(words.pop(0)[1:])
+        configs.append((name, ctool, words))
     version = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout.strip()
     os.makedirs(args.work, exist_ok=True)
 
@@ -159,11 +164,11 @@ def main():
     for rep in range(args.repeat):
         for size in sizes:
             root = corpora[size]["root"]
-            for cname, extra in configs:
+            for cname, ctool, extra in configs:
                 for j in jobs:
                     out = os.path.join(args.work, f"out-{size}-{cname}-j{j}")
                     rm_tree(out)
-                    cmd = [tool, root, "-o", out, f"-j{j}", "--time-report", "--fail-on=never",
+                    cmd = [ctool, root, "-o", out, f"-j{j}", "--time-report", "--fail-on=never",
                            "--quiet", *extra, "--", "-I" + os.path.join(root, "include")]
                     load = os.getloadavg()[0]
                     rc, elapsed, user, sys_, rss, stderr = run_once(cmd)
@@ -196,7 +201,7 @@ def main():
     for size in sizes:
         c = corpora[size]
         hashes = {r["output_sha256"] for r in runs if r["size"] == size}
-        for cname, _ in configs:
+        for cname, _, _ in configs:
             for j in jobs:
                 sel = [r for r in runs if r["size"] == size and r["config"] == cname and r["jobs"] == j]
                 el = statistics.median(r["elapsed_s"] for r in sel)
@@ -225,7 +230,7 @@ def main():
 
     # Linearity: least-squares fit of CPU seconds against parsed units, per config and -j.
     fits = []
-    for cname, _ in configs:
+    for cname, _, _ in configs:
         for j in jobs:
             pts = [(r["parsed_units"], r["cpu_s"]) for r in summary if r["config"] == cname and r["jobs"] == j]
             if len(pts) >= 2:

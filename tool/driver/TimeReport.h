@@ -9,6 +9,8 @@
 
 #include <array>
 #include <chrono>
+#include <string>
+#include <vector>
 
 namespace cu2dcu {
 
@@ -40,6 +42,9 @@ struct StageTime {
 
 struct StageTimes {
   std::array<StageTime, StageCount> Stages;
+  unsigned PchUnits = 0;    // units parsed with a shared PCH
+  unsigned PchRejected = 0; // units whose parse with a PCH was redone without it
+  std::vector<std::string> Notes; // why a PCH was not built or not used
   StageTime &operator[](Stage S) { return Stages[unsigned(S)]; }
   const StageTime &operator[](Stage S) const { return Stages[unsigned(S)]; }
 };
@@ -66,7 +71,8 @@ private:
 };
 
 /// Prints the table of --time-report: one line per stage, then the process
-/// totals (elapsed since Start, user+sys CPU of all threads, peak RSS).
+/// totals (elapsed since Start, user+sys CPU of all threads and of the
+/// parser processes, the largest peak RSS of either).
 /// The format is read by testsuite/bench/run_bench.py; keep it stable.
 void printTimeReport(const StageTimes &Times, unsigned Jobs,
                      std::chrono::steady_clock::time_point Start, llvm::raw_ostream &OS);

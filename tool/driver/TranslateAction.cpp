@@ -2,6 +2,7 @@
 
 #include "checks/WarpIntrinsicTranslator.h"
 #include "checks/Wave64Check.h"
+#include "driver/TraversalScope.h"
 #include "match/KernelLaunchTranslator.h"
 #include "match/LaunchBoundsTranslator.h"
 #include "match/NameUseTranslator.h"
@@ -12,6 +13,9 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
 
 namespace cu2dcu {
 
@@ -84,16 +88,28 @@ private:
 
 class TranslateConsumer : public clang::ASTConsumer {
 public:
-  TranslateConsumer(std::unique_ptr<SourceContext> Context, std::string CudaIncludeDir,
-                    StageTime *MatchTime)
-      : Context(std::move(Context)), CudaIncludeDir(std::move(CudaIncludeDir)),
-        MatchTime(MatchTime) {}
+  TranslateConsumer(std::unique_ptr<SourceContext> Context,
+                    std::unique_ptr<TraversalScope> Scope, std::string CudaIncludeDir,
+                    StageTime *MatchTime, const SharedPch *Pch)
+      : Context(std::move(Context)), Scope(std::move(Scope)),
+        CudaIncludeDir(std::move(CudaIncludeDir)), MatchTime(MatchTime), Pch(Pch) {}
+
+  bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
+    Scope->addTopLevel(Group);
+    return true;
+  }
 
   void HandleTranslationUnit(clang::ASTContext &Ast) override {
     StageClock Clock;
+    Scope->apply(Ast); // every pass below walks only what can hold translated code
     AstTranslator(*Context, CudaIncludeDir, Ast).TraverseAST(Ast);
     translateWarpIntrinsics(*Context, Ast); // after the names: withdraws their HIP-version errors
     Context->finishFiles();
+    if (Pch) // the project headers the PCH holds were not entered here
+      for (const std::string &Path : Pch->TranslatedFiles)
+        if (auto Text = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                                    /*RequiresNullTerminator=*/false))
+          Context->finishFile(Path, (*Text)->getBuffer().str());
     clang::ast_matchers::MatchFinder Finder;
     auto Checks = makeWave64Checks(*Context);
     for (auto &Check : Checks)
@@ -105,8 +121,10 @@ public:
 
 private:
   std::unique_ptr<SourceContext> Context;
+  std::unique_ptr<TraversalScope> Scope;
   std::string CudaIncludeDir;
   StageTime *MatchTime;
+  const SharedPch *Pch;
 };
 
 class TranslateAction : public clang::ASTFrontendAction {
@@ -120,8 +138,16 @@ public:
                                                    Result);
     Context->setSourceManager(CI.getSourceManager());
     CI.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorTranslator>(*Context));
-    return std::make_unique<TranslateConsumer>(std::move(Context), Setup.CudaIncludeDir,
-                                               Setup.MatchTime);
+    if (Setup.OnBeginSource)
+      Setup.OnBeginSource(CI);
+    auto Scope = std::make_unique<TraversalScope>(*Context);
+    CI.getPreprocessor().addPPCallbacks(Scope->makeWatcher(CI.getPreprocessor()));
+    if (Setup.Pch && Setup.Pch->WholeUnit)
+      Scope->setWholeUnit();
+    if (Setup.Pch && !Setup.Pch->TranslatedFiles.empty())
+      Scope->includeExternalDecls();
+    return std::make_unique<TranslateConsumer>(std::move(Context), std::move(Scope),
+                                               Setup.CudaIncludeDir, Setup.MatchTime, Setup.Pch);
   }
 
 private:
@@ -129,7 +155,57 @@ private:
   TranslationResult &Result;
 };
 
+/// Records the project headers a PCH build enters.
+class EnteredFiles : public clang::PPCallbacks {
+public:
+  EnteredFiles(SourceContext &Context, std::vector<std::string> &Paths)
+      : Context(Context), Paths(Paths) {}
+  void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
+                   clang::SrcMgr::CharacteristicKind, clang::FileID) override {
+    if (Reason != EnterFile || !Loc.isFileID())
+      return;
+    clang::FileID File = Context.sourceManager().getFileID(Loc);
+    if (Context.isTranslated(File) &&
+        std::find(Paths.begin(), Paths.end(), Context.pathOf(File)) == Paths.end())
+      Paths.push_back(Context.pathOf(File));
+  }
+
+private:
+  SourceContext &Context;
+  std::vector<std::string> &Paths;
+};
+
 } // namespace
+
+struct PchTranslation::State {
+  State(const ApiMap &Map, const TranslationOptions &Options,
+        std::function<bool(const std::string &)> IsTranslated)
+      : Context(Map, Options, std::move(IsTranslated), Result), Scope(Context) {}
+  TranslationResult Result;
+  SourceContext Context;
+  TraversalScope Scope;
+  std::vector<std::string> Entered;
+};
+
+PchTranslation::PchTranslation(const ApiMap &Map, const TranslationOptions &Options,
+                               std::function<bool(const std::string &)> IsTranslated)
+    : S(std::make_unique<State>(Map, Options, std::move(IsTranslated))) {}
+
+PchTranslation::~PchTranslation() = default;
+
+void PchTranslation::attach(clang::CompilerInstance &CI) {
+  S->Context.setSourceManager(CI.getSourceManager());
+  // The same callbacks, in the same order, as a unit's parse.
+  CI.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorTranslator>(S->Context));
+  CI.getPreprocessor().addPPCallbacks(S->Scope.makeWatcher(CI.getPreprocessor()));
+  CI.getPreprocessor().addPPCallbacks(std::make_unique<EnteredFiles>(S->Context, S->Entered));
+}
+
+void PchTranslation::finish(SharedPch &Pch) {
+  Pch.Translated.Files = std::move(S->Result.Files);
+  Pch.TranslatedFiles = std::move(S->Entered);
+  Pch.WholeUnit = S->Scope.wholeUnit();
+}
 
 std::unique_ptr<clang::FrontendAction> makeTranslateAction(const TranslationUnitSetup &Setup,
                                                            TranslationResult &Result) {

@@ -7,6 +7,7 @@
 #include "core/TranslationResult.h"
 #include "driver/TimeReport.h"
 #include "mapping/ApiMap.h"
+#include "parse/SharedPch.h"
 
 #include "clang/Frontend/FrontendAction.h"
 
@@ -20,6 +21,31 @@ struct TranslationUnitSetup {
   std::function<bool(const std::string &)> IsTranslated;
   std::string CudaIncludeDir;
   StageTime *MatchTime = nullptr; // --time-report: the AST pass is added here
+  /// Called when the compiler instance is ready to parse (to add callbacks).
+  std::function<void(clang::CompilerInstance &)> OnBeginSource;
+  /// The shared PCH the unit is parsed with, if any: its project headers are
+  /// not entered, so what the build found in them (Pch->Translated, put in
+  /// the result beforehand) stands in for the preprocessor callbacks, and the
+  /// AST pass and whole-file passes cover them here.
+  const SharedPch *Pch = nullptr;
+};
+
+/// The preprocessor side of the translation, for a PCH build: what it finds
+/// in project headers is recorded once and handed to every unit that loads
+/// the PCH (TranslationUnitSetup::Pch).
+class PchTranslation {
+public:
+  PchTranslation(const ApiMap &Map, const TranslationOptions &Options,
+                 std::function<bool(const std::string &)> IsTranslated);
+  ~PchTranslation();
+  /// As SharedPch's OnBeginSource: adds the callbacks to CI.
+  void attach(clang::CompilerInstance &CI);
+  /// Moves what was found into Pch.Translated, TranslatedFiles, WholeUnit.
+  void finish(SharedPch &Pch);
+
+private:
+  struct State;
+  std::unique_ptr<State> S;
 };
 
 std::unique_ptr<clang::FrontendAction> makeTranslateAction(const TranslationUnitSetup &Setup,

@@ -1,6 +1,7 @@
 #include "driver/Translator.h"
 
 #include "driver/IsolatedParse.h"
+#include "driver/PchPlanner.h"
 #include "driver/TranslateAction.h"
 #include "lexical/EntryTranslation.h"
 #include "lexical/LexicalTranslator.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -61,18 +63,34 @@ struct UnitOutcome {
   TranslationResult Result;
   bool Parsed = false;
   StageTime Parse, Match; // --time-report
+  bool UsedPch = false;     // parsed with a shared PCH
+  bool PchRejected = false; // parsed with one, then again without it
 };
 
-/// Parses one file as CUDA and runs every matcher over it.
+/// Parses one file as CUDA and runs every matcher over it, with the shared
+/// PCH of Choice if it has one.
 UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSettings &Settings,
-                          const std::function<bool(const std::string &)> &IsTranslated) {
+                          const std::function<bool(const std::string &)> &IsTranslated,
+                          const PchPlanner::Choice *Choice = nullptr) {
   UnitOutcome Outcome;
   StageClock Clock;
   TranslationUnitSetup Setup{Map, Settings.Translation, IsTranslated,
                              Settings.Toolchain.found() ? Settings.Toolchain.CudaPath + "/include"
                                                         : std::string(),
-                             &Outcome.Match};
-  std::vector<std::string> Args = cudaParseArgs(Settings.Toolchain, File.Source, File.CompileFlags);
+                             &Outcome.Match, /*OnBeginSource=*/{}, /*Pch=*/nullptr};
+  const SharedPch *Pch = Choice ? Choice->Pch : nullptr;
+  std::optional<PrefixCheck> Check;
+  if (Pch) {
+    Check.emplace(Choice->Prefix, *Pch);
+    Setup.OnBeginSource = [&](clang::CompilerInstance &CI) { Check->attach(CI); };
+    Setup.Pch = Pch;
+    // What the preprocessor found in the PCH's project headers, first, as if
+    // this parse had entered them.
+    Outcome.Result.Files = Pch->Translated.Files;
+  }
+  std::vector<std::string> Args =
+      Pch ? cudaParseArgsWithPch(Settings.Toolchain, File.Source, File.CompileFlags, *Pch)
+          : cudaParseArgs(Settings.Toolchain, File.Source, File.CompileFlags);
   llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions()));
   FirstErrorConsumer Errors;
@@ -85,6 +103,18 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
   Outcome.Parse.Wall -= Outcome.Match.Wall;
   Outcome.Parse.Cpu -= Outcome.Match.Cpu;
   Outcome.Parsed = Ok && Errors.getNumErrors() == 0;
+  if (Pch && (!Outcome.Parsed || !Check->verified())) {
+    // The PCH did not stand in exactly for the headers (or the unit does not
+    // parse): what counts is the parse without it.
+    UnitOutcome Again = translateUnit(File, Map, Settings, IsTranslated);
+    Again.Parse += Outcome.Parse; // the wasted attempt is parse time too
+    Again.Parse.Count = 1;
+    Again.Match += Outcome.Match;
+    Again.Match.Count = 1;
+    Again.PchRejected = true;
+    return Again;
+  }
+  Outcome.UsedPch = Pch != nullptr;
   if (!Outcome.Parsed) {
     Outcome.Result.Files.clear();
     Outcome.Result.Mode = ParseMode::Lexical;
@@ -98,6 +128,8 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
 std::string encodeOutcome(const UnitOutcome &O) {
   std::string Out;
   encodeU64(O.Parsed, Out);
+  encodeU64(O.UsedPch, Out);
+  encodeU64(O.PchRejected, Out);
   for (const StageTime *T : {&O.Parse, &O.Match}) {
     encodeDouble(T->Wall, Out);
     encodeDouble(T->Cpu, Out);
@@ -110,8 +142,10 @@ std::string encodeOutcome(const UnitOutcome &O) {
 UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Display) {
   UnitOutcome O;
   size_t Pos = 0;
-  uint64_t Parsed = 0, Count = 0;
-  bool Ok = Isolated.Ok && decodeU64(Isolated.Payload, Pos, Parsed);
+  uint64_t Parsed = 0, Count = 0, UsedPch = 0, PchRejected = 0;
+  bool Ok = Isolated.Ok && decodeU64(Isolated.Payload, Pos, Parsed) &&
+            decodeU64(Isolated.Payload, Pos, UsedPch) &&
+            decodeU64(Isolated.Payload, Pos, PchRejected);
   for (StageTime *T : {&O.Parse, &O.Match}) {
     Ok = Ok && decodeDouble(Isolated.Payload, Pos, T->Wall) &&
          decodeDouble(Isolated.Payload, Pos, T->Cpu) && decodeU64(Isolated.Payload, Pos, Count);
@@ -120,6 +154,8 @@ UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Di
   Ok = Ok && decodeResult(Isolated.Payload, Pos, O.Result) && Pos == Isolated.Payload.size();
   if (Ok) {
     O.Parsed = Parsed != 0;
+    O.UsedPch = UsedPch != 0;
+    O.PchRejected = PchRejected != 0;
     return O;
   }
 #ifdef CU2DCU_SANITIZED
@@ -219,8 +255,22 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
   };
 
   const bool UseAst = Settings.Mode != ModeChoice::Lexical && Settings.Toolchain.found();
+  std::optional<PchPlanner> Pchs;
+  if (UseAst && Settings.SharePch)
+    Pchs.emplace(Map, Settings, IsTranslated);
   auto RunWave = [&](const std::vector<size_t> &Wave) {
     std::vector<UnitOutcome> Outcomes(Wave.size());
+    // The shared PCHs for this wave (built before its units are parsed).
+    std::vector<PchPlanner::Choice> Choices(Wave.size());
+    if (Pchs && Wave.size() > 1) {
+      std::vector<const InputFile *> Files;
+      std::vector<const std::string *> Texts;
+      for (size_t I : Wave) {
+        Files.push_back(&Run.Files[I].Input);
+        Texts.push_back(&Run.Files[I].Original);
+      }
+      Choices = Pchs->prepare(Files, Texts, Run.Times);
+    }
     if (UseAst && Settings.ParseTimeoutSeconds > 0) {
       // Each parse in a child process: a hang or a crash costs the file its
       // AST translation, not the run (docs/robustness.md).
@@ -228,8 +278,8 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
       auto Results = runIsolated(
           Wave.size(), Settings.Jobs, Settings.ParseTimeoutSeconds,
           [&](size_t W) {
-            return encodeOutcome(
-                translateUnit(Run.Files[Wave[W]].Input, Map, Settings, IsTranslated));
+            return encodeOutcome(translateUnit(Run.Files[Wave[W]].Input, Map, Settings,
+                                               IsTranslated, &Choices[W]));
           },
           [&](size_t W) { return Run.Files[Wave[W]].Input.Source; },
           [&](size_t) {
@@ -244,7 +294,8 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
       size_t Done = 0;
       for (size_t W = 0; W < Wave.size(); ++W)
         Pool.async([&, W] {
-          Outcomes[W] = translateUnit(Run.Files[Wave[W]].Input, Map, Settings, IsTranslated);
+          Outcomes[W] = translateUnit(Run.Files[Wave[W]].Input, Map, Settings, IsTranslated,
+                                      &Choices[W]);
           if (Settings.OnProgress) {
             std::lock_guard<std::mutex> Lock(ProgressMutex);
             Settings.OnProgress(++Done, Wave.size());
@@ -258,6 +309,8 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
       if (UseAst) {
         Run.Times[Stage::Parse] += Outcomes[W].Parse;
         Run.Times[Stage::Match] += Outcomes[W].Match;
+        Run.Times.PchUnits += Outcomes[W].UsedPch;
+        Run.Times.PchRejected += Outcomes[W].PchRejected;
       }
       if (!UseAst && Settings.Mode == ModeChoice::Lexical) {
         TranslateLexically(R, "--mode=lexical");

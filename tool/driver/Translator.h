@@ -49,6 +49,10 @@ struct RunSettings {
   /// seconds (or when it crashes); the file is then translated lexically and
   /// the reason recorded. 0: parse in-process, without a limit.
   unsigned ParseTimeoutSeconds = 0;
+  /// Units that start with the same #include lines load those headers from a
+  /// PCH built once per run (parse/SharedPch.h); the output is the same
+  /// without.
+  bool SharePch = true;
   /// Called after each parsed translation unit (from worker threads, one call
   /// at a time) with the number done and the number to parse in this wave.
   std::function<void(size_t Done, size_t Total)> OnProgress;

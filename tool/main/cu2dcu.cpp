@@ -75,6 +75,10 @@ cl::opt<bool> Quiet("quiet", cl::desc("Print only errors"), cl::cat(Category));
 cl::opt<bool> Progress("progress", cl::desc("Show a progress line (default: on a terminal "
                                             "outside CI)"),
                        cl::cat(Category));
+cl::opt<bool> NoPch("no-pch",
+                    cl::desc("Parse every file from scratch instead of loading the headers that "
+                             "files start with from PCHs built for the run (same output, slower)"),
+                    cl::cat(Category));
 cl::opt<bool> TimeReport("time-report",
                          cl::desc("Print the time spent per stage (discover, maps, pch, parse, "
                                   "match, rewrite, write, report) on stderr"),
@@ -258,6 +262,7 @@ int run(int Argc, const char **Argv) {
   Settings.Mode = Mode;
   Settings.Jobs = Jobs;
   Settings.ParseTimeoutSeconds = ParseTimeout;
+  Settings.SharePch = !NoPch;
   Settings.Toolchain = CudaToolchain::locate(CudaPath);
   if (Mode == ModeChoice::Ast && !Settings.Toolchain.found())
     return usageError("--mode=ast needs CUDA headers: " + Settings.Toolchain.Why);

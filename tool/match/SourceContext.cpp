@@ -118,10 +118,12 @@ void SourceContext::noteFileEntered(clang::FileID File) {
 }
 
 void SourceContext::finishFiles() {
-  for (clang::FileID File : Entered) {
-    const std::string &Text = textOf(File);
-    translateNamespaces(Map, Options, Text, 0, Text.size(), pathOf(File), findingsFor(File));
-  }
+  for (clang::FileID File : Entered)
+    finishFile(pathOf(File), textOf(File));
+}
+
+void SourceContext::finishFile(const std::string &Path, const std::string &Text) {
+  translateNamespaces(Map, Options, Text, 0, Text.size(), Path, Result.at(Path));
 }
 
 } // namespace cu2dcu

@@ -69,6 +69,9 @@ public:
   void noteFileEntered(clang::FileID File);
   /// Whole-file lexical passes (namespace renames) over every entered file.
   void finishFiles();
+  /// The same for one file given by path and text (a project header that a
+  /// shared PCH holds, which this unit never enters).
+  void finishFile(const std::string &Path, const std::string &Text);
 
 private:
   struct FileInfo {

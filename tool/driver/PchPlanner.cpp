@@ -1,0 +1,262 @@
+#include "driver/PchPlanner.h"
+
+#include "driver/IsolatedParse.h"
+#include "driver/TranslateAction.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/ThreadPool.h"
+
+namespace cu2dcu {
+
+namespace {
+
+void putString(const std::string &S, std::string &Out) {
+  encodeU64(S.size(), Out);
+  Out += S;
+}
+
+bool getString(llvm::StringRef Data, size_t &Pos, std::string &S) {
+  uint64_t N;
+  if (!decodeU64(Data, Pos, N) || N > Data.size() - Pos)
+    return false;
+  S = Data.substr(Pos, N).str();
+  Pos += N;
+  return true;
+}
+
+template <typename Strings> void putStrings(const Strings &List, std::string &Out) {
+  encodeU64(List.size(), Out);
+  for (const std::string &S : List)
+    putString(S, Out);
+}
+
+bool getStrings(llvm::StringRef Data, size_t &Pos, std::vector<std::string> &List) {
+  uint64_t N;
+  if (!decodeU64(Data, Pos, N) || N > Data.size() - Pos)
+    return false;
+  List.resize(N);
+  for (std::string &S : List)
+    if (!getString(Data, Pos, S))
+      return false;
+  return true;
+}
+
+/// What a PCH build in a child process sends back.
+std::string encodeBuild(const SharedPch &Pch, const StageTime &Time) {
+  std::string Out;
+  encodeU64(Pch.Ok, Out);
+  putString(Pch.Why, Out);
+  putStrings(Pch.Includes, Out);
+  putStrings(Pch.Resolved, Out);
+  putString(Pch.MustSkip, Out);
+  putStrings(Pch.ShadowNames, Out);
+  encodeResult(Pch.Translated, Out);
+  putStrings(Pch.TranslatedFiles, Out);
+  encodeU64(Pch.WholeUnit, Out);
+  encodeDouble(Time.Wall, Out);
+  encodeDouble(Time.Cpu, Out);
+  return Out;
+}
+
+bool decodeBuild(llvm::StringRef Data, SharedPch &Pch, StageTime &Time) {
+  size_t Pos = 0;
+  uint64_t Ok, WholeUnit;
+  std::vector<std::string> Shadow;
+  if (!decodeU64(Data, Pos, Ok) || !getString(Data, Pos, Pch.Why) ||
+      !getStrings(Data, Pos, Pch.Includes) || !getStrings(Data, Pos, Pch.Resolved) ||
+      !getString(Data, Pos, Pch.MustSkip) || !getStrings(Data, Pos, Shadow) || !decodeResult(Data, Pos, Pch.Translated) ||
+      !getStrings(Data, Pos, Pch.TranslatedFiles) || !decodeU64(Data, Pos, WholeUnit) ||
+      !decodeDouble(Data, Pos, Time.Wall) || !decodeDouble(Data, Pos, Time.Cpu) ||
+      Pos != Data.size())
+    return false;
+  Time.Count = 1;
+  Pch.Ok = Ok != 0;
+  Pch.WholeUnit = WholeUnit != 0;
+  Pch.ShadowNames = std::set<std::string>(Shadow.begin(), Shadow.end());
+  return true;
+}
+
+std::vector<std::string> keys(const IncludePrefix &Prefix) {
+  std::vector<std::string> Out;
+  for (const PrefixInclude &I : Prefix.Includes)
+    Out.push_back(I.Key);
+  return Out;
+}
+
+std::vector<std::string> prefixOf(const std::vector<std::string> &Path, size_t K) {
+  return std::vector<std::string>(Path.begin(), Path.begin() + K);
+}
+
+std::string joinFlags(const std::vector<std::string> &Flags) {
+  std::string Key;
+  for (const std::string &F : Flags)
+    Key += F + '\n';
+  return Key;
+}
+
+} // namespace
+
+PchPlanner::PchPlanner(const ApiMap &Map, const RunSettings &Settings,
+                       std::function<bool(const std::string &)> IsTranslated)
+    : Map(Map), Settings(Settings), IsTranslated(std::move(IsTranslated)) {}
+
+PchPlanner::~PchPlanner() {
+  if (Dir.empty())
+    return;
+  for (const auto &[Key, Pch] : Pchs) {
+    llvm::sys::DontRemoveFileOnSignal(Pch->HeaderPath);
+    llvm::sys::DontRemoveFileOnSignal(Pch->PchPath);
+  }
+  llvm::sys::fs::remove_directories(Dir, /*IgnoreErrors=*/true);
+}
+
+std::vector<PchPlanner::Choice>
+PchPlanner::prepare(const std::vector<const InputFile *> &Files,
+                    const std::vector<const std::string *> &Texts, StageTimes &Times) {
+  StageClock ScanClock;
+  std::vector<Choice> Choices(Files.size());
+  std::vector<std::vector<std::string>> Paths(Files.size());
+  std::vector<std::string> Flags(Files.size());
+  // How many units start with each run of #includes, per flags: a trie.
+  std::map<Key, unsigned> Starts;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Choices[I].Prefix = scanIncludePrefix(Files[I]->Source, *Texts[I], Files[I]->CompileFlags);
+    Paths[I] = keys(Choices[I].Prefix);
+    Flags[I] = joinFlags(Files[I]->CompileFlags);
+    for (size_t K = 0; K <= Paths[I].size(); ++K)
+      ++Starts[{Flags[I], prefixOf(Paths[I], K)}];
+  }
+  // Each unit uses the PCH of the longest run it shares with another unit.
+  // A PCH is chained to the one of the longest shorter run where fewer units
+  // share more (a branch of the trie), so every header is parsed once per
+  // branch, not once per PCH.
+  std::vector<SharedPch *> Todo;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    auto Count = [&](size_t K) { return Starts[{Flags[I], prefixOf(Paths[I], K)}]; };
+    if (Count(0) < 2)
+      continue; // the only unit with these flags
+    size_t Deepest = 0;
+    while (Deepest < Paths[I].size() && Count(Deepest + 1) >= 2)
+      ++Deepest;
+    SharedPch *Base = nullptr;
+    for (size_t K = 0; K <= Deepest; ++K) {
+      if (K < Deepest && Count(K + 1) == Count(K))
+        continue; // no unit stops or branches off here
+      Key Node{Flags[I], prefixOf(Paths[I], K)};
+      auto It = Pchs.find(Node);
+      if (It == Pchs.end()) {
+        if (Dir.empty()) {
+          llvm::SmallString<128> Made;
+          if (llvm::sys::fs::createUniqueDirectory("cu2dcu-pch", Made))
+            return Choices; // no PCH this run: every unit is parsed from scratch
+          Dir = Made.str().str();
+        }
+        auto Pch = std::make_unique<SharedPch>();
+        std::string Base_ = Dir + "/prefix-" + std::to_string(Pchs.size());
+        Pch->Flags = Files[I]->CompileFlags;
+        for (size_t J = 0; J < K; ++J) // as this unit finds them
+          Pch->Includes.push_back(Choices[I].Prefix.Includes[J].Spelling);
+        Pch->Base = Base;
+        Pch->HeaderPath = Base_ + ".h";
+        Pch->PchPath = Base_ + ".pch";
+        // Gone with the run, even one that is interrupted.
+        llvm::sys::RemoveFileOnSignal(Pch->HeaderPath);
+        llvm::sys::RemoveFileOnSignal(Pch->PchPath);
+        Todo.push_back(Pch.get());
+        It = Pchs.emplace(Node, std::move(Pch)).first;
+      }
+      Base = It->second.get();
+    }
+    Choices[I].Pch = Base;
+  }
+  Times[Stage::Pch] += ScanClock.stop(0);
+  build(Todo, Times);
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Choice &C = Choices[I];
+    while (C.Pch && !C.Pch->Ok) // what could be built of its chain
+      C.Pch = C.Pch->Base;
+    if (C.Pch && !pchUsableFrom(*C.Pch, llvm::sys::path::parent_path(Files[I]->Source).str())) {
+      Times.Notes.push_back(Files[I]->Display + ": its directory shadows a header of its PCH");
+      C.Pch = nullptr;
+    }
+  }
+  return Choices;
+}
+
+void PchPlanner::build(const std::vector<SharedPch *> &Todo, StageTimes &Times) {
+  // A chained PCH needs its base: build in rounds, each of the PCHs whose
+  // base is done, in parallel.
+  std::set<const SharedPch *> Pending(Todo.begin(), Todo.end());
+  while (!Pending.empty()) {
+    std::vector<SharedPch *> Round;
+    for (SharedPch *Pch : Todo)
+      if (Pending.count(Pch) && !Pending.count(Pch->Base))
+        Round.push_back(Pch);
+    for (SharedPch *Pch : Round) {
+      Pending.erase(Pch);
+      while (Pch->Base && !Pch->Base->Ok) // chain to what the base's chain could build
+        Pch->Base = Pch->Base->Base;
+    }
+    buildRound(Round, Times);
+  }
+}
+
+void PchPlanner::buildRound(const std::vector<SharedPch *> &Round, StageTimes &Times) {
+  std::vector<StageTime> Spent(Round.size());
+  auto Build = [&](size_t I) {
+    StageClock Clock;
+    SharedPch &Pch = *Round[I];
+    const size_t BaseCount = Pch.Base ? Pch.Base->Includes.size() : 0;
+    while (true) {
+      PchTranslation Recorder(Map, Settings.Translation, IsTranslated);
+      int FirstNotReentrant = -1;
+      bool Ok = buildSharedPch(
+          Pch, Settings.Toolchain, [&](clang::CompilerInstance &CI) { Recorder.attach(CI); },
+          IsTranslated, FirstNotReentrant);
+      if (!Ok && FirstNotReentrant > int(BaseCount)) {
+        Pch.Includes.resize(FirstNotReentrant); // up to the one that does something again
+        continue;
+      }
+      if (Ok)
+        Recorder.finish(Pch);
+      break;
+    }
+    Spent[I] = Clock.stop();
+  };
+  if (Settings.ParseTimeoutSeconds > 0) {
+    // Like the parses, in child processes: a header that hangs or crashes
+    // clang costs its PCH, not the run.
+    auto Results = runIsolated(
+        Round.size(), Settings.Jobs, Settings.ParseTimeoutSeconds,
+        [&](size_t I) {
+          Build(I);
+          return encodeBuild(*Round[I], Spent[I]);
+        },
+        [](size_t) { return std::string(); }, // not a parse: no fault injection
+        nullptr);
+    for (size_t I = 0; I < Round.size(); ++I) {
+      SharedPch &Pch = *Round[I];
+      if (!Results[I].Ok || !decodeBuild(Results[I].Payload, Pch, Spent[I])) {
+        Pch.Ok = false;
+        Pch.Why = Results[I].Ok ? "malformed data from the PCH process" : Results[I].Failure;
+      }
+    }
+  } else {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Settings.Jobs)));
+    for (size_t I = 0; I < Round.size(); ++I)
+      Pool.async([&, I] { Build(I); });
+    Pool.wait();
+  }
+  for (size_t I = 0; I < Round.size(); ++I) {
+    Times[Stage::Pch] += Spent[I];
+    if (Round[I]->Ok)
+      inheritFromBase(*Round[I]);
+    else
+      Times.Notes.push_back("a PCH of " + std::to_string(Round[I]->Includes.size()) +
+                            " #includes was not built: " + Round[I]->Why);
+  }
+}
+
+} // namespace cu2dcu
