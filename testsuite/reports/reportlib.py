@@ -3,7 +3,7 @@ normalise what changes between machines and runs (paths, versions, times)."""
 import json, os, re, subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TREE_ARGS = ["tree", "--dry-run", "--mode=lexical", "--mappings", "maps",
+TREE_ARGS = ["tree", "--dry-run", "--mode=lexical", "--mappings", "maps", "--hip-version", "5.2",
              "--docs-url", "https://example.invalid/docs/"]
 
 

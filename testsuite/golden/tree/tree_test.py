@@ -84,6 +84,17 @@ def main():
         check(p.returncode == 2 and "no output" in p.stderr, "missing -o not refused")
         p = run([a.tool, "--hip-version", "six", src, "--dry-run"])
         check(p.returncode == 2, "bad --hip-version not refused")
+        # Target HIP: a profile name resolves through mappings/profiles; an unknown
+        # name is a usage error listing the profiles; no flag means the installed HIP.
+        p = run([a.tool, os.path.join(src, "main.cu"), "--dry-run", "--hip-version", "dtk-25.04",
+                 "--json", "-"])
+        check(p.returncode == 0 and '"hipVersion": "6.3"' in p.stdout
+              and '"hipVersionSource": "profile dtk-25.04"' in p.stdout, "--hip-version profile")
+        p = run([a.tool, os.path.join(src, "main.cu"), "--dry-run", "--hip-version", "dtk-0"])
+        check(p.returncode == 2 and "dtk-25.04" in p.stderr, "unknown profile not refused")
+        p = run([a.tool, os.path.join(src, "main.cu"), "--dry-run", "--json", "-"])
+        check(p.returncode == 0 and ('installed HIP' in p.stdout or 'default' in p.stdout),
+              "default HIP target source")
         p = run([a.tool, "--version"])
         check(p.returncode == 0 and "cu2dcu" in p.stdout, "--version")
         p = run([a.tool, os.path.join(src, "main.cu"), "--diff"])
