@@ -5,6 +5,7 @@
 
 #include "discover/InputDiscovery.h"
 #include "driver/Translator.h"
+#include "mapping/HipTarget.h"
 #include "output/OutputWriter.h"
 #include "report/Baseline.h"
 #include "report/CheckCatalog.h"
@@ -47,8 +48,10 @@ cl::list<std::string> ExtraMaps("map", cl::desc("Additional YAML API map (repeat
                                 cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> MappingsDir("mappings", cl::desc("Directory of the shipped API maps"),
                                  cl::init(CU2DCU_DEFAULT_MAPPINGS), cl::cat(Category));
-cl::opt<std::string> HipVersionText("hip-version", cl::desc("Target HIP version MAJOR.MINOR"),
-                                    cl::init("5.2"), cl::cat(Category));
+cl::opt<std::string> HipVersionText("hip-version",
+                                    cl::desc("Target HIP version MAJOR.MINOR or a profile name "
+                                             "(default: the installed HIP, else 5.2)"),
+                                    cl::cat(Category));
 cl::opt<bool> DryRun("dry-run", cl::desc("Translate and report, write nothing"), cl::cat(Category));
 cl::opt<bool> ShowDiff("diff", cl::desc("Print a unified diff of every change on stdout"),
                        cl::cat(Category));
@@ -127,7 +130,8 @@ int usageError(const llvm::Twine &Message) {
 }
 
 /// The effective options, as the JSON report records them.
-llvm::json::Object reportOptions(const std::vector<std::string> &CompilerArgs) {
+llvm::json::Object reportOptions(const std::vector<std::string> &CompilerArgs,
+                                 const HipTarget &Target) {
   auto Strings = [](const std::vector<std::string> &L) {
     llvm::json::Array A;
     for (const std::string &S : L)
@@ -145,7 +149,8 @@ llvm::json::Object reportOptions(const std::vector<std::string> &CompilerArgs) {
       {"buildPath", OrNull(BuildPath)},
       {"cudaPath", OrNull(CudaPath)},
       {"maps", Strings(ExtraMaps)},
-      {"hipVersion", HipVersionText.getValue()},
+      {"hipVersion", Target.Version.str()},
+      {"hipVersionSource", Target.How},
       {"mode", ModeName},
       {"keepLaunchSyntax", KeepLaunchSyntax.getValue()},
       {"dryRun", DryRun.getValue()},
@@ -201,9 +206,10 @@ int run(int Argc, const char **Argv) {
     return ExitUsage;
   }
 
-  auto Target = HipVersion::parse(HipVersionText);
+  std::string TargetError;
+  auto Target = resolveHipTarget(HipVersionText, MappingsDir + "/profiles", TargetError);
   if (!Target)
-    return usageError("--hip-version must be MAJOR.MINOR, got '" + HipVersionText + "'");
+    return usageError(TargetError);
   if (Jobs == 0)
     return usageError("-j must be at least 1");
   if (Restore)
@@ -256,7 +262,7 @@ int run(int Argc, const char **Argv) {
     return usageError("-o '" + OutputPath + "' exists and is not a directory");
 
   RunSettings Settings;
-  Settings.Translation.TargetHip = *Target;
+  Settings.Translation.TargetHip = Target->Version;
   Settings.Translation.KeepLaunchSyntax = KeepLaunchSyntax;
   Settings.Translation.FixWave64 = FixWave64;
   Settings.Mode = Mode;
@@ -269,14 +275,23 @@ int run(int Argc, const char **Argv) {
 
   const bool ShowProgress =
       Progress || (!Quiet && isatty(STDERR_FILENO) && !std::getenv("CI"));
-  if (ShowProgress)
+  if (ShowProgress) {
     llvm::errs() << "cu2dcu: translating " << Found->Files.size() << " files with " << Jobs
-                 << " job(s)...\n";
+                 << " job(s)\n";
+    // One line, rewritten in place on a terminal, a line per 10% elsewhere.
+    const bool Terminal = isatty(STDERR_FILENO);
+    Settings.OnProgress = [Terminal](size_t Done, size_t Total) {
+      if (Terminal)
+        llvm::errs() << "\r  parsed " << Done << "/" << Total << (Done == Total ? "\n" : "");
+      else if (Done == Total || Done * 10 / Total != (Done - 1) * 10 / Total)
+        llvm::errs() << "  parsed " << Done << "/" << Total << "\n";
+    };
+  }
 
   RunResult Run = translateAll(*Found, Map, Settings);
   if (Mode == ModeChoice::Ast)
     for (const FileReport &F : Run.Files)
-      if (F.Mode == ParseMode::Lexical && F.ModeReason != "no CUDA found") {
+      if (F.Mode == ParseMode::Lexical) {
         llvm::errs() << "cu2dcu: error: " << F.Input.Display << " does not parse: " << F.ModeReason
                      << "\n";
         return ExitFindings;
@@ -321,7 +336,7 @@ int run(int Argc, const char **Argv) {
     Report.DocsBase += '/';
   for (size_t I = 1; I < ToolArgs.size(); ++I)
     Report.Arguments.push_back(ToolArgs[I]);
-  Report.Options = reportOptions(CompilerArgs);
+  Report.Options = reportOptions(CompilerArgs, *Target);
   std::vector<std::string> Written;
   std::string ReportError;
   auto Emit = [&](const std::string &Path, llvm::function_ref<void(llvm::raw_ostream &)> Write) {
