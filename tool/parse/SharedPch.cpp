@@ -93,7 +93,9 @@ public:
       std::string Real = File ? realPath(File->getName()) : std::string();
       Record.TopReal.push_back(File ? resolvedIdentity(*File) : std::string());
       Record.MustSkip += !Real.empty() && IsTranslated(Real) ? '1' : '0';
-      return; // by its path, or looked up as <name> (recorded below)
+      if (IsAngled) // looked up as <name>; a project header comes by its path
+        Record.ShadowNames.insert(FileName.str());
+      return;
     }
     if (Record.Reincluding >= 0)
       return;
