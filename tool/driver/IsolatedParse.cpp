@@ -327,7 +327,19 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
         O.ExitStatus = WEXITSTATUS(Status);
     }
 #ifdef CU2DCU_SANITIZED
-    const bool Forward = true; // sanitizer reports must be seen
+    // A crash that LLVM's handler saw first ("Stack dump:", clang's stack
+    // overflow on deeply nested input) ends in the sanitizer's SEGV report
+    // and an exit status: contained like any crash. A report without it is
+    // a memory or UB error the sanitizers found: it fails the run.
+    const bool LlvmCrash = O.ExitStatus && Stderr.find("Stack dump:") != std::string::npos;
+    if (LlvmCrash) {
+      O.ExitStatus = 0;
+      O.Failure = "the parser crashed";
+      std::string Where = crashLocation(Stderr);
+      if (!Where.empty() && Where.find("unknown") == std::string::npos)
+        O.Failure += " at " + Where;
+    }
+    const bool Forward = !LlvmCrash && !Crashed; // sanitizer reports must be seen
 #else
     const bool Forward = !Crashed; // a crash is summarised in the reason
 #endif
