@@ -108,6 +108,28 @@ def invalid_utf8(tool, tmp, c):
 
 
 @case
+def utf16(tool, tmp, c):
+    src = os.path.join(tmp, "src")
+    # A UTF-16 byte order mark before ASCII text: clang's SourceManager
+    # rejects such text; the edit applier crashed on it (found by fuzzing).
+    odd = b"\xfe\xff" + CUDA_SOURCE.encode()
+    write(os.path.join(src, "bom16.cu"), odd)
+    write(os.path.join(src, "bom16le.cu"), b"\xff\xfe" + CUDA_SOURCE.encode())
+    # A real UTF-16 file holds NUL bytes: copied byte for byte.
+    utf16 = CUDA_SOURCE.encode("utf-16")
+    write(os.path.join(src, "wide.cu"), utf16)
+    for mode in ["auto", "lexical"]:
+        out = os.path.join(tmp, "out-" + mode)
+        p = run([tool, src, "-o", out, "--mode=" + mode])
+        c.check(p.returncode in (0, 1), "UTF-16 (%s): exit %d\n%s" % (mode, p.returncode, text(p)[-2000:]))
+        c.check(files_under(out) == ["bom16.cu", "bom16le.cu", "wide.cu"], "outputs %s" % files_under(out))
+        if os.path.exists(os.path.join(out, "wide.cu")):
+            c.check(read(os.path.join(out, "wide.cu")) == utf16, "UTF-16 file not copied byte for byte")
+        if os.path.exists(os.path.join(out, "bom16.cu")):
+            c.check(read(os.path.join(out, "bom16.cu")).startswith(b"\xfe\xff"), "BOM bytes lost")
+
+
+@case
 def crlf_bom(tool, tmp, c):
     src = os.path.join(tmp, "src")
     data = b"\xef\xbb\xbf" + CUDA_SOURCE.replace("\n", "\r\n").encode() + \

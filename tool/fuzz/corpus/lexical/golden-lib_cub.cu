@@ -1,0 +1,10 @@
+// CUB -> hipCUB: header and namespace (hipCUB is not packaged for Debian).
+#include <cub/block/block_reduce.cuh>
+
+__global__ void blockSum(const float *in, float *out) {
+  typedef cub::BlockReduce<float, 128> BlockReduce;
+  __shared__ typename BlockReduce::TempStorage storage;
+  float sum = BlockReduce(storage).Sum(in[threadIdx.x]);
+  if (threadIdx.x == 0)
+    *out = sum;
+}
