@@ -108,7 +108,7 @@ private:
   int matchForward(const TokenList &T, size_t Open) const;
   int matchBackward(const TokenList &T, size_t Close) const;
   bool opensTemplate(const TokenList &T, size_t Less, bool InLaunchConfig) const;
-  size_t greaterRunEnd(const TokenList &T, size_t I, unsigned &Chars) const;
+  size_t greaterRunEnd(const TokenList &T, size_t I, unsigned &Chars, bool &Contiguous) const;
   int calleeBegin(const TokenList &T, int Open, bool &Templated) const;
   int launchConfig(const TokenList &T, size_t Open, LaunchSite &Site, size_t &ArgsOpen) const;
   bool standsAsStatement(const TokenList &T, int Begin, int CallClose) const;
@@ -541,14 +541,18 @@ int Pass::matchBackward(const TokenList &T, size_t Close) const {
   return -1;
 }
 
-/// End (one past) of the run of adjacent '>' tokens starting at I; Chars gets
-/// the number of '>' characters in it.
-size_t Pass::greaterRunEnd(const TokenList &T, size_t I, unsigned &Chars) const {
-  Chars = 0;
-  size_t J = I;
-  while (J < T.size() && greaterCount(T[J].Kind) && !T[J].NeedsCleaning &&
-         (J == I || T[J].Offset == T[J - 1].Offset + T[J - 1].Length)) {
+/// End (one past) of the run of adjacent '>' tokens starting at I (always
+/// past I); Chars gets the number of '>' characters in it, Contiguous whether
+/// they are consecutive bytes (no line continuation inside a token).
+size_t Pass::greaterRunEnd(const TokenList &T, size_t I, unsigned &Chars,
+                           bool &Contiguous) const {
+  Chars = greaterCount(T[I].Kind);
+  Contiguous = !T[I].NeedsCleaning;
+  size_t J = I + 1;
+  while (J < T.size() && greaterCount(T[J].Kind) &&
+         T[J].Offset == T[J - 1].Offset + T[J - 1].Length) {
     Chars += greaterCount(T[J].Kind);
+    Contiguous &= !T[J].NeedsCleaning;
     ++J;
   }
   return J;
@@ -585,7 +589,8 @@ bool Pass::opensTemplate(const TokenList &T, size_t Less, bool InLaunchConfig) c
     }
     if (greaterCount(K)) {
       unsigned Chars;
-      size_t RunEnd = greaterRunEnd(T, J, Chars);
+      bool Contiguous;
+      size_t RunEnd = greaterRunEnd(T, J, Chars, Contiguous);
       unsigned Available = Chars;
       bool HoldsLaunchClose = InLaunchConfig && Chars >= 3 && RunEnd < T.size() &&
                               T[RunEnd].Kind == tok::l_paren;
@@ -726,7 +731,8 @@ int Pass::launchConfig(const TokenList &T, size_t Open, LaunchSite &Site, size_t
       Stack.push_back(tok::less);
     } else if (greaterCount(K)) {
       unsigned Chars;
-      size_t RunEnd = greaterRunEnd(T, J, Chars);
+      bool Contiguous;
+      size_t RunEnd = greaterRunEnd(T, J, Chars, Contiguous);
       bool OnlyAngles = std::none_of(Stack.begin(), Stack.end(),
                                      [](TokenKind S) { return S != tok::less; });
       if (!OnlyAngles) {
@@ -746,6 +752,8 @@ int Pass::launchConfig(const TokenList &T, size_t Open, LaunchSite &Site, size_t
         ++Consumed;
       }
       if (Stack.empty() && FollowedByCall && Chars - Consumed == 3) {
+        if (Consumed && !Contiguous)
+          return -1; // a '>' run split by a line continuation: no byte offsets
         if (Consumed)
           ArgEnd = T[J].Offset + Consumed; // k<<<1, Block<N>>>>(...)
         if (!FinishArgument(RunEnd))

@@ -1,5 +1,5 @@
 // Line continuations: multi-line macros with launches and API calls, and a
-// name split by a backslash-newline.
+// name and a launch's '>>>' split by a backslash-newline.
 #include <cuda_runtime.h>
 
 __global__ void k(float *p, int n) {}
@@ -15,4 +15,9 @@ void f(float *p, int n) {
   CHECK(cudaMemset(p, 0, n));
   cuda\
 Free(p);
+}
+
+void g(float *p, int n) {
+  k<<<1, 2>>\
+>(p, n);
 }
