@@ -41,6 +41,7 @@ import gen_corpus  # noqa: E402
 SOURCE_EXT = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inl")
 STAGE_RE = re.compile(r"^  (discover|maps|pch|parse|match|rewrite|write|report)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s*$")
 PARSED_RE = re.compile(r"parsed: (\d+) with the AST, (\d+) lexically")
+PCH_RE = re.compile(r"shared PCHs: (\d+) built, (\d+) units parsed with one, (\d+) parsed again without")
 
 
 def tree_stats(root):
@@ -151,6 +152,9 @@ def main():
             ctool = os.path.abspath(words.pop(0)[1:])
         configs.append((name, ctool, words))
     version = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout.strip()
+    for cname, ctool, _ in configs:
+        if not os.access(ctool, os.X_OK):
+            sys.exit("config %s: %s is not an executable" % (cname, ctool))
     os.makedirs(args.work, exist_ok=True)
 
     corpora = {}
@@ -174,7 +178,12 @@ def main():
                     rc, elapsed, user, sys_, rss, stderr = run_once(cmd)
                     # --quiet hides the summary; count parsed units from the time report.
                     stages = parse_time_report(stderr)
-                    run = {"round": rep, "size": size, "config": cname, "jobs": j, "rc": rc,
+                    pch = PCH_RE.search(stderr)
+                    run = {"round": rep, "size": size, "config": cname, "tool": ctool,
+                           "jobs": j, "rc": rc,
+                           "pch_built": int(pch.group(1)) if pch else 0,
+                           "pch_units": int(pch.group(2)) if pch else 0,
+                           "pch_reparsed": int(pch.group(3)) if pch else 0,
                            "elapsed_s": round(elapsed, 3), "user_s": round(user, 3),
                            "sys_s": round(sys_, 3), "cpu_s": round(user + sys_, 3),
                            "peak_rss_mib": round(rss / 1024.0, 1), "load1_before": load,
@@ -200,8 +209,10 @@ def main():
     summary = []
     for size in sizes:
         c = corpora[size]
-        hashes = {r["output_sha256"] for r in runs if r["size"] == size}
-        for cname, _, _ in configs:
+        for cname, ctool, _ in configs:
+            # Every run of one binary must write the same tree, whatever -j or
+            # PCH setting; another binary (an older build) may differ.
+            hashes = {r["output_sha256"] for r in runs if r["size"] == size and r["tool"] == ctool}
             for j in jobs:
                 sel = [r for r in runs if r["size"] == size and r["config"] == cname and r["jobs"] == j]
                 el = statistics.median(r["elapsed_s"] for r in sel)
@@ -217,6 +228,8 @@ def main():
                        "peak_rss_mib": max(r["peak_rss_mib"] for r in sel),
                        "peak_rss_per_job_mib": round(max(r["peak_rss_mib"] for r in sel) / j, 1),
                        "outputs_identical": len(hashes) == 1,
+                       "pch_built": sel[0]["pch_built"], "pch_units": sel[0]["pch_units"],
+                       "pch_reparsed": sel[0]["pch_reparsed"],
                        "stages_cpu_s": {k: round(statistics.median(r["stages"].get(k, {}).get("cpu", 0)
                                                                   for r in sel), 3)
                                         for k in ("discover", "maps", "pch", "parse", "match",
@@ -249,6 +262,7 @@ def main():
         "note": args.note,
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         "tool": {"path": tool, "version": version, "git": git_commit()},
+        "configs": [{"name": n, "tool": t, "args": a} for n, t, a in configs],
         "machine": {**machine_info(), "load1_5_15_start": load_start, "load1_5_15_end": load_end},
         "corpora": [corpora[s] for s in sizes],
         "summary": summary,

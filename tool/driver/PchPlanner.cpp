@@ -5,8 +5,9 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Signals.h"
 #include "llvm/Support/ThreadPool.h"
+
+#include <algorithm>
 
 namespace cu2dcu {
 
@@ -103,13 +104,8 @@ PchPlanner::PchPlanner(const ApiMap &Map, const RunSettings &Settings,
     : Map(Map), Settings(Settings), IsTranslated(std::move(IsTranslated)) {}
 
 PchPlanner::~PchPlanner() {
-  if (Dir.empty())
-    return;
-  for (const auto &[Key, Pch] : Pchs) {
-    llvm::sys::DontRemoveFileOnSignal(Pch->HeaderPath);
-    llvm::sys::DontRemoveFileOnSignal(Pch->PchPath);
-  }
-  llvm::sys::fs::remove_directories(Dir, /*IgnoreErrors=*/true);
+  if (!Dir.empty())
+    llvm::sys::fs::remove_directories(Dir, /*IgnoreErrors=*/true);
 }
 
 std::vector<PchPlanner::Choice>
@@ -121,7 +117,10 @@ PchPlanner::prepare(const std::vector<const InputFile *> &Files,
   std::vector<std::string> Flags(Files.size());
   // How many units start with each run of #includes, per flags: a trie.
   std::map<Key, unsigned> Starts;
+  std::vector<bool> HasInclude(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
+    for (const std::string &F : Files[I]->CompileFlags)
+      HasInclude[I] = HasInclude[I] || llvm::StringRef(F).starts_with("-include");
     Choices[I].Prefix = scanIncludePrefix(Files[I]->Source, *Texts[I], Files[I]->CompileFlags);
     Paths[I] = keys(Choices[I].Prefix);
     Flags[I] = joinFlags(Files[I]->CompileFlags);
@@ -135,8 +134,8 @@ PchPlanner::prepare(const std::vector<const InputFile *> &Files,
   std::vector<SharedPch *> Todo;
   for (size_t I = 0; I < Files.size(); ++I) {
     auto Count = [&](size_t K) { return Starts[{Flags[I], prefixOf(Paths[I], K)}]; };
-    if (Count(0) < 2)
-      continue; // the only unit with these flags
+    if (Count(0) < 2 || HasInclude[I])
+      continue; // the only unit with these flags, or -include files would come twice
     size_t Deepest = 0;
     while (Deepest < Paths[I].size() && Count(Deepest + 1) >= 2)
       ++Deepest;
@@ -161,9 +160,8 @@ PchPlanner::prepare(const std::vector<const InputFile *> &Files,
         Pch->Base = Base;
         Pch->HeaderPath = Base_ + ".h";
         Pch->PchPath = Base_ + ".pch";
-        // Gone with the run, even one that is interrupted.
-        llvm::sys::RemoveFileOnSignal(Pch->HeaderPath);
-        llvm::sys::RemoveFileOnSignal(Pch->PchPath);
+        // Not RemoveFileOnSignal: a parser process that crashes (forked, so
+        // with the same list) would delete the PCHs the others still load.
         Todo.push_back(Pch.get());
         It = Pchs.emplace(Node, std::move(Pch)).first;
       }
@@ -177,6 +175,10 @@ PchPlanner::prepare(const std::vector<const InputFile *> &Files,
     Choice &C = Choices[I];
     while (C.Pch && !C.Pch->Ok) // what could be built of its chain
       C.Pch = C.Pch->Base;
+    // A unit its own PCH includes (a header wave, a cycle): parse it alone.
+    if (C.Pch && std::find(C.Pch->TranslatedFiles.begin(), C.Pch->TranslatedFiles.end(),
+                           Files[I]->Source) != C.Pch->TranslatedFiles.end())
+      C.Pch = nullptr;
     if (C.Pch && !pchUsableFrom(*C.Pch, llvm::sys::path::parent_path(Files[I]->Source).str())) {
       Times.Notes.push_back(Files[I]->Display + ": its directory shadows a header of its PCH");
       C.Pch = nullptr;

@@ -286,8 +286,27 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
             if (Settings.OnProgress)
               Settings.OnProgress(++Done, Wave.size());
           });
+      // A parser process that died with a PCH (a crash in clang's PCH
+      // reading) is run again without: the output must not depend on the
+      // PCH. A timeout is not, as the parse without a PCH only takes longer.
+      std::vector<size_t> Again;
+      for (size_t W = 0; W < Wave.size(); ++W)
+        if (!Results[W].Ok && Choices[W].Pch &&
+            !llvm::StringRef(Results[W].Failure).starts_with("parsing timed out"))
+          Again.push_back(W);
+      auto Retried = runIsolated(
+          Again.size(), Settings.Jobs, Settings.ParseTimeoutSeconds,
+          [&](size_t A) {
+            return encodeOutcome(
+                translateUnit(Run.Files[Wave[Again[A]]].Input, Map, Settings, IsTranslated));
+          },
+          [&](size_t A) { return Run.Files[Wave[Again[A]]].Input.Source; }, nullptr);
+      for (size_t A = 0; A < Again.size(); ++A)
+        Results[Again[A]] = std::move(Retried[A]);
       for (size_t W = 0; W < Wave.size(); ++W)
         Outcomes[W] = decodeOutcome(Results[W], Run.Files[Wave[W]].Input.Display);
+      for (size_t W : Again)
+        Outcomes[W].PchRejected = true;
     } else if (UseAst) {
       llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Settings.Jobs)));
       std::mutex ProgressMutex;

@@ -22,12 +22,17 @@
 //    built is recorded and handed to every unit that uses it (the driver does
 //    that, see PchPlanner), since they do not run again for those headers;
 //  - a unit whose parse with the PCH sees its #include lines differently from
-//    the scan, or fails, is parsed again without it.
-// The CTest bench/pch-identical compares runs with and without PCHs.
+//    the scan, or fails, is parsed again without it; units with -include
+//    flags get no PCH (the driver's own -include of the CUDA runtime wrapper
+//    is include-guarded);
+//  - the PCHs are chained (Base) along shared prefixes; each build loads its
+//    base, so a unit's PCH also stands for its base's headers.
+// The CTest bench/pch-identical compares runs with and without PCHs, and
+// docs/performance.md has the measurements.
 #pragma once
 
-#include "parse/CudaToolchain.h"
 #include "core/TranslationResult.h"
+#include "parse/CudaToolchain.h"
 #include "parse/IncludePrefix.h"
 
 #include "clang/Lex/PPCallbacks.h"
