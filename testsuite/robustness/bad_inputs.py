@@ -370,6 +370,25 @@ def output_blocked(tool, tmp, c):
 
 
 @case
+def bad_map(tool, tmp, c):
+    src = src_tree(tmp)
+    out = os.path.join(tmp, "out")
+    # A key that is a list: yaml-cpp threw, cu2dcu died with "internal
+    # error" (found by fuzz-maps); now a load error.
+    write(os.path.join(tmp, "list-key.yaml"), "family: x\nentries:\n- {[a, b]: c, cuda: x, kind: function}\n")
+    p = run([tool, src, "-o", out, "--map", os.path.join(tmp, "list-key.yaml")])
+    expect(c, p, 2, r"list-key\.yaml:3:4: error: malformed map: bad conversion", "map with a list key")
+    write(os.path.join(tmp, "broken.yaml"), "family: [unclosed\n")
+    p = run([tool, src, "-o", out, "--map", os.path.join(tmp, "broken.yaml")])
+    expect(c, p, 2, r"broken\.yaml:\d+:\d+: error: ", "map that is not YAML")
+    p = run([tool, src, "-o", out, "--map", os.path.join(tmp, "missing.yaml")])
+    expect(c, p, 2, r"missing\.yaml.*cannot read map file", "missing map file")
+    p = run([tool, src, "-o", out, "--map", tmp])
+    expect(c, p, 2, r"error", "a directory as a map file")
+    c.check(not os.path.exists(out), "output written although the maps have errors")
+
+
+@case
 def odd_names(tool, tmp, c):
     src = os.path.join(tmp, "src")
     names = ["with space.cu", "caf\udce9.cu", "-dash.cu", "semi;colon.cuh", "UPPER.CU"]

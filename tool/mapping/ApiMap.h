@@ -72,6 +72,7 @@ public:
 
 private:
   bool loadText(const std::string &Text, const std::string &Origin);
+  bool loadYaml(const std::string &Text, const std::string &Origin);
   void addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
                 bool IsError = true);
 
