@@ -94,18 +94,6 @@ static SourceLocation calleeNameLoc(const CallExpr *Call) {
   return Callee->getBeginLoc();
 }
 
-static bool calleeFromSystemHeader(const CallExpr *Call, const SourceManager &SM) {
-  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
-    return SM.isInSystemHeader(Ref->getDecl()->getLocation());
-  if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee)) {
-    for (const NamedDecl *D : Lookup->decls())
-      if (SM.isInSystemHeader(D->getLocation()))
-        return true;
-  }
-  return false;
-}
-
 static WarpFn warpFnOf(llvm::StringRef Name) {
   return llvm::StringSwitch<WarpFn>(Name)
       .Case("__shfl_sync", WarpFn::ShflSync)

@@ -204,7 +204,7 @@ llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
     if (fs::is_directory(Root)) {
       if (llvm::Error E =
               walkDirectory(Root, OutputRoot, Request.InPlace, Paths, SkippedPaths, SkippedWhy))
-        return std::move(E);
+        return E;
     } else {
       Paths.push_back(Root);
     }
