@@ -5,7 +5,9 @@ Generates synthetic CUDA trees (gen_corpus.py) of several sizes, adds the
 samples (samples-cuda/), and translates each with every configuration and -j
 value, interleaved and repeated so that a loaded machine disturbs all
 configurations alike. For each run it records, from the child's rusage:
-elapsed seconds, user+sys CPU seconds, peak RSS; and from `--time-report`
+elapsed seconds, user+sys CPU seconds, peak RSS (ru_maxrss: the largest single
+process, the tool or one of its parser processes, so the peak of one job);
+and from `--time-report`
 the per-stage breakdown. It checks that every configuration and -j value
 wrote byte-identical output, and writes everything as JSON plus a short table.
 
@@ -225,8 +227,9 @@ def main():
                        "cpu_per_file_s": round(cpu / c["cuda_files"], 3),
                        "cpu_per_unit_s": round(cpu / units, 3) if units else None,
                        "parsed_units": units,
-                       "peak_rss_mib": max(r["peak_rss_mib"] for r in sel),
-                       "peak_rss_per_job_mib": round(max(r["peak_rss_mib"] for r in sel) / j, 1),
+                       # ru_maxrss of the waited-for tool is the largest of its
+                       # process and its parser processes, i.e. of one job.
+                       "peak_rss_per_job_mib": max(r["peak_rss_mib"] for r in sel),
                        "outputs_identical": len(hashes) == 1,
                        "pch_built": sel[0]["pch_built"], "pch_units": sel[0]["pch_units"],
                        "pch_reparsed": sel[0]["pch_reparsed"],
@@ -278,14 +281,14 @@ def main():
           f"load {load_start[0]:.1f} -> {load_end[0]:.1f}")
     print("%6s %6s %6s %-10s %3s %8s %8s %8s %9s %8s %8s %7s %7s %s" % (
         "units", "files", "lines", "config", "-j", "wall s", "cpu s", "files/s", "lines/s",
-        "cpu/file", "cpu/unit", "RSS MiB", "speedup", "same"))
+        "cpu/file", "cpu/unit", "job RSS", "speedup", "same"))
     for r in summary:
         c = corpora[r["size"]]
         sp = next((v for k, v in r.items() if k.startswith("speedup")), None)
         print("%6d %6d %6d %-10s %3d %8.2f %8.2f %8.2f %9.0f %8.3f %8s %7.0f %7s %s" % (
             r["parsed_units"], c["files"], c["source_lines"], r["config"], r["jobs"], r["elapsed_s"],
             r["cpu_s"], r["files_per_s"], r["lines_per_s"], r["cpu_per_file_s"],
-            "%.3f" % r["cpu_per_unit_s"] if r["cpu_per_unit_s"] else "-", r["peak_rss_mib"],
+            "%.3f" % r["cpu_per_unit_s"] if r["cpu_per_unit_s"] else "-", r["peak_rss_per_job_mib"],
             "%.2f" % sp if sp else "", "yes" if r["outputs_identical"] else "NO"))
     print("stage CPU seconds (median): " + "; ".join(
         "%d/%s/-j%d: %s" % (r["size"], r["config"], r["jobs"],
