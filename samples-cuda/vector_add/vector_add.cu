@@ -70,9 +70,9 @@ int main(int argc, char** argv) {
     const size_t bytes = n * sizeof(float);
     bench::Report rep("vector_add", o);
 
-    std::vector<float> ha(n), hb(n), hc(n);
-    bench::fill_uniform(ha, o.seed, -1.0f, 1.0f);
-    bench::fill_uniform(hb, o.seed + 1, -1.0f, 1.0f);
+    const std::vector<float> ha = bench::uniform(n, o.seed, -1.0f, 1.0f);
+    const std::vector<float> hb = bench::uniform(n, o.seed + 1, -1.0f, 1.0f);
+    std::vector<float> hc(n);
 
     float *da, *db, *dc;
     CUDA_CHECK(cudaMalloc(&da, bytes));

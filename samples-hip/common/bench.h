@@ -124,8 +124,12 @@ inline bool selected(const Options& o, const char* name) {
     return o.kernel.empty() || strstr(name, o.kernel.c_str()) != nullptr;
 }
 
-// Deterministic, fast input generator (splitmix64), uniform in [lo, hi).
-inline void fill_uniform(std::vector<float>& v, uint64_t seed, float lo, float hi) {
+// Deterministic, fast input generator (splitmix64): n floats uniform in
+// [lo, hi). The samples keep their inputs const, so that verification always
+// compares against what was generated: a swapped or misdirected upload cannot
+// overwrite the reference without a compile error.
+inline std::vector<float> uniform(size_t n, uint64_t seed, float lo, float hi) {
+    std::vector<float> v(n);
     uint64_t s = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
     for (size_t i = 0; i < v.size(); ++i) {
         uint64_t z = (s += 0x9E3779B97F4A7C15ull);
@@ -134,6 +138,7 @@ inline void fill_uniform(std::vector<float>& v, uint64_t seed, float lo, float h
         z ^= z >> 31;
         v[i] = lo + (hi - lo) * (float)((z >> 40) * (1.0 / 16777216.0));
     }
+    return v;
 }
 
 struct Timing {

@@ -80,8 +80,7 @@ int main(int argc, char** argv) {
     const size_t bytes = n * sizeof(float);
     bench::Report rep("reduction", o);
 
-    std::vector<float> h(n);
-    bench::fill_uniform(h, o.seed, 0.0f, 1.0f);
+    const std::vector<float> h = bench::uniform(n, o.seed, 0.0f, 1.0f);
     double ref = 0;
     unsigned long long ref_count = 0;
     for (size_t i = 0; i < n; ++i) {

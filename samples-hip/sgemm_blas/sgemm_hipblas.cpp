@@ -30,9 +30,9 @@ int main(int argc, char** argv) {
     const size_t elems = (size_t)n * n, bytes = elems * sizeof(float);
     bench::Report rep("sgemm_blas", o);
 
-    std::vector<float> hA(elems), hB(elems), hC(elems);
-    bench::fill_uniform(hA, o.seed, -1.0f, 1.0f);
-    bench::fill_uniform(hB, o.seed + 1, -1.0f, 1.0f);
+    const std::vector<float> hA = bench::uniform(elems, o.seed, -1.0f, 1.0f);
+    const std::vector<float> hB = bench::uniform(elems, o.seed + 1, -1.0f, 1.0f);
+    std::vector<float> hC(elems);
     float *dA, *dB, *dC;
     HIP_CHECK(hipMalloc(&dA, bytes));
     HIP_CHECK(hipMalloc(&dB, bytes));

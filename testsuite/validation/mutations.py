@@ -8,6 +8,9 @@ each one:
   memcpy-direction   vector_add: the result download copies the wrong way -> run: FAIL
   missing-sync       reduction: the tree loop loses its __syncthreads()   -> run: FAIL
   launch-dims        vector_add: the coalesced kernel gets half the grid  -> run: FAIL
+  upload-direction   vector_add: an input upload copies the wrong way, over
+                     the host inputs the result is checked against (they
+                     are const, so this no longer compiles)               -> build: hipcc fails
   mask32             reduction: a 32-bit-mask _sync shuffle on a wave64
                      target (HIP has no _sync forms before 6.2 and needs
                      64-bit masks after)                                  -> build: hipcc fails
@@ -32,6 +35,9 @@ MUTATIONS = [
      r"\1"),
     ("launch-dims", "vector_add/vector_add.cu", "run",
      r"hipLaunchKernelGGL\(vadd_coalesced, blocks,", "hipLaunchKernelGGL(vadd_coalesced, blocks / 2,"),
+    ("upload-direction", "vector_add/vector_add.cu", "build",
+     r"hipMemcpy\(da, ha\.data\(\), bytes, hipMemcpyHostToDevice\)",
+     "hipMemcpy(ha.data(), da, bytes, hipMemcpyDeviceToHost)"),
     ("mask32", "reduction/reduction.cu", "build",
      r"__shfl_down\(val, offset\)", "__shfl_down_sync(0xffffffff, val, offset)"),
 ]
