@@ -75,7 +75,9 @@ FAMILIES = [
 # Headers the CUDA translation unit includes (everything covered, in an order
 # that parses).
 CUDA_TU = ["cuda_runtime.h", "cuda.h", "cuda_profiler_api.h", "cuda_fp16.h",
-           "cuda_bf16.h", "cooperative_groups.h", "cuComplex.h", "math_constants.h",
+           "cuda_bf16.h", "cooperative_groups.h", "cooperative_groups/memcpy_async.h",
+           "cooperative_groups/reduce.h", "cooperative_groups/scan.h", "cuComplex.h",
+           "math_constants.h",
            "cublas_v2.h", "cufft.h", "cufftXt.h", "curand.h", "curand_kernel.h",
            "cusparse.h", "cusolverDn.h", "cusolverSp.h", "cusolverRf.h",
            "cusolverMg.h", "cudnn.h", "nccl.h"]

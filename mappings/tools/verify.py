@@ -35,7 +35,7 @@ MAPDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KINDS = {"function", "type", "enumerator", "macro", "header", "namespace", "variable"}
 STATUSES = {"supported", "unsupported", "removed"}
 ENTRY_KEYS = {"cuda", "hip", "kind", "status", "reason", "hip_since", "cuda_since",
-              "cuda_removed", "symbol_arg", "note"}
+              "cuda_removed", "symbol_arg", "note", "hip_requires"}
 FILE_KEYS = {"family", "cuda_headers", "hip_headers", "entries"}
 VERSION = re.compile(r"^\d+\.\d+$")
 
@@ -145,6 +145,9 @@ def check_schema(m, e, i, rep, seen):
     if status == "supported" and hip == "" and kind != "header":
         rep.error(where, "empty 'hip' is only allowed for headers")
         ok = False
+    if "hip_requires" in e and (kind != "header" or not isinstance(e["hip_requires"], str)):
+        rep.error(where, "'hip_requires' names a HIP header and is for header entries only")
+        ok = False
     if status == "unsupported":
         if not isinstance(e.get("reason"), str) or not e["reason"].strip():
             rep.error(where, "unsupported entry without a 'reason'")
@@ -239,6 +242,9 @@ def main():
             newer = "hip_since" in e and VERSION.match(str(e["hip_since"])) and \
                 vkey(e["hip_since"]) > vkey(hip_ver)
             if kind == "header":
+                if e.get("hip_requires") and hip_dir_installed(e["hip_requires"]) and \
+                        not hip_header_installed(e["hip_requires"]):
+                    rep.error(where, "hip_requires: HIP header %s is not installed" % e["hip_requires"])
                 if not hip_dir_installed(hipname):
                     st["unverified"] += 1
                 elif hip_header_installed(hipname):

@@ -78,6 +78,29 @@ entries:
   EXPECT_EQ(Map.lookup("cudaF")->Hip, "hipF");
 }
 
+TEST_F(ApiMapTest, QualifiedEntriesKeepTheirQualifierAndHipRequiresIsForHeaders) {
+  // A use is renamed by its last name only, so a qualified entry cannot move
+  // the name to another namespace; a prerequisite header only makes sense on
+  // a header entry.
+  EXPECT_FALSE(Map.loadFile(write("qualified.yaml", R"(family: coop
+entries:
+  - {cuda: "cg::sync", hip: "cg::sync", kind: function}
+  - {cuda: "cg::grid", hip: "cg::hip_grid", kind: function}
+  - {cuda: "cg::tile", hip: "other::tile", kind: function}
+  - {cuda: cg.h, hip: hip/hip_cg.h, kind: header, hip_requires: hip/hip_runtime.h}
+  - {cuda: cudaX, hip: hipX, kind: function, hip_requires: hip/hip_runtime.h}
+)")));
+  ASSERT_EQ(Map.issues().size(), 2u);
+  EXPECT_EQ(Map.issues()[0].Line, 5u);
+  EXPECT_NE(Map.issues()[0].Message.find("must keep the qualifier 'cg::'"), std::string::npos)
+      << Map.issues()[0].Message;
+  EXPECT_EQ(Map.issues()[1].Line, 7u);
+  EXPECT_NE(Map.issues()[1].Message.find("hip_requires is for header entries"), std::string::npos);
+  EXPECT_EQ(Map.lookup("cg::grid")->Hip, "cg::hip_grid");
+  EXPECT_EQ(Map.lookupHeader("cg.h")->HipRequires, "hip/hip_runtime.h");
+  EXPECT_EQ(Map.lookup("cudaX"), nullptr);
+}
+
 TEST_F(ApiMapTest, LaterFileOverridesWithNote) {
   ASSERT_TRUE(Map.loadFile(write("base.yaml", "family: runtime\nentries:\n"
                                               "  - {cuda: cudaMalloc, hip: hipMalloc, kind: function}\n")));

@@ -34,10 +34,12 @@ public:
     return true;
   }
   bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr *E) {
-    bool FromSystem = false;
-    for (const clang::NamedDecl *D : E->decls())
-      FromSystem |= D->getASTContext().getSourceManager().isInSystemHeader(D->getLocation());
-    Names.handleUnresolvedUse(E->getName().getAsString(), E->getNameLoc(), FromSystem);
+    const clang::SourceManager &SM = Ast.getSourceManager();
+    auto System = llvm::find_if(E->decls(), [&](const clang::NamedDecl *D) {
+      return SM.isInSystemHeader(D->getLocation());
+    });
+    Names.handleUnresolvedUse(System == E->decls().end() ? nullptr : (*System)->getUnderlyingDecl(),
+                              E->getNameLoc());
     return true;
   }
   bool VisitCallExpr(clang::CallExpr *Call) {

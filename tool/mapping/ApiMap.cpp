@@ -25,7 +25,7 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
 
 const std::set<std::string> KnownEntryKeys = {
     "cuda", "hip", "kind", "status", "reason", "note", "hip_since",
-    "cuda_since", "cuda_removed", "symbol_arg"};
+    "cuda_since", "cuda_removed", "symbol_arg", "hip_requires"};
 
 } // namespace
 
@@ -173,6 +173,7 @@ bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
     E.Note = Str("note");
     E.CudaSince = Str("cuda_since");
     E.CudaRemoved = Str("cuda_removed");
+    E.HipRequires = Str("hip_requires");
     E.SourceFile = Origin;
     E.SourceLine = Line;
     if (E.Cuda.empty()) {
@@ -212,6 +213,10 @@ bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
         EntryOk = false;
       }
     }
+    if (!E.HipRequires.empty() && E.Kind != EntryKind::Header) {
+      Fail("'" + E.Cuda + "': hip_requires is for header entries");
+      EntryOk = false;
+    }
     if (N["symbol_arg"]) {
       try {
         E.SymbolArg = N["symbol_arg"].as<unsigned>();
@@ -229,6 +234,15 @@ bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
     if (E.Kind == EntryKind::Namespace && E.Cuda.size() > 2 &&
         E.Cuda.compare(E.Cuda.size() - 2, 2, "::") != 0) {
       Fail("'" + E.Cuda + "': namespace entries end with '::'");
+      continue;
+    }
+    if (size_t Colons = E.Cuda.rfind("::");
+        E.Kind != EntryKind::Namespace && E.Kind != EntryKind::Header &&
+        Colons != std::string::npos && !E.Hip.empty() &&
+        E.Hip.compare(0, Colons + 2, E.Cuda, 0, Colons + 2) != 0) {
+      // Uses are renamed by their last name only (the qualifier may be an alias).
+      Fail("'" + E.Cuda + "': a qualified entry's 'hip' name must keep the qualifier '" +
+           E.Cuda.substr(0, Colons + 2) + "' (rename the namespace with a namespace entry)");
       continue;
     }
     if (E.Kind == EntryKind::Namespace && E.Cuda != E.Hip)

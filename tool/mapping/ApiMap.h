@@ -36,6 +36,7 @@ struct ApiEntry {
   std::string CudaSince;
   std::string CudaRemoved;
   std::optional<unsigned> SymbolArg;
+  std::string HipRequires; // header entries: a HIP header that must come first
   std::string SourceFile; // map file and line, for conflict messages
   unsigned SourceLine = 0;
 

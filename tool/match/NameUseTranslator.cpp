@@ -2,6 +2,8 @@
 
 #include "lexical/EntryTranslation.h"
 
+#include "clang/AST/DeclCXX.h"
+
 namespace cu2dcu {
 
 bool NameUseTranslator::isFromCudaHeaders(const clang::Decl *Decl) const {
@@ -18,6 +20,35 @@ bool NameUseTranslator::isFromCudaHeaders(const clang::Decl *Decl) const {
   return Path.starts_with(CudaIncludeDir) && !Path.contains("/cccl/");
 }
 
+/// "cooperative_groups::this_thread_block" for a declaration in
+/// cooperative_groups::__v1: the namespaces a user writes, without inline and
+/// reserved (ABI version) ones. Empty when the declaration is not at namespace
+/// scope (a member, an enumerator), whose entries are keyed by plain name.
+static std::string writtenQualifiedName(const clang::NamedDecl *Decl) {
+  std::string Name = Decl->getName().str();
+  for (const clang::DeclContext *DC = Decl->getDeclContext(); !DC->isTranslationUnit();
+       DC = DC->getParent()) {
+    if (DC->isExternCContext() || DC->isExternCXXContext() || llvm::isa<clang::LinkageSpecDecl>(DC))
+      continue;
+    const auto *Namespace = llvm::dyn_cast<clang::NamespaceDecl>(DC);
+    if (!Namespace)
+      return "";
+    if (Namespace->isInline() || Namespace->isAnonymousNamespace() ||
+        Namespace->getName().starts_with("__"))
+      continue;
+    Name = Namespace->getName().str() + "::" + Name;
+  }
+  return Name;
+}
+
+const ApiEntry *NameUseTranslator::lookup(const clang::NamedDecl *Decl) const {
+  std::string Qualified = writtenQualifiedName(Decl);
+  if (Qualified.find("::") != std::string::npos)
+    if (const ApiEntry *Entry = Context.map().lookup(Qualified))
+      return Entry;
+  return Context.map().lookup(Decl->getName().str());
+}
+
 void NameUseTranslator::handleUse(const clang::NamedDecl *Decl, clang::SourceLocation Loc) {
   if (!Decl || !Decl->getIdentifier())
     return;
@@ -25,7 +56,7 @@ void NameUseTranslator::handleUse(const clang::NamedDecl *Decl, clang::SourceLoc
   if (!SM.isInSystemHeader(Decl->getLocation()))
     return;
   std::string Name = Decl->getName().str();
-  if (const ApiEntry *Entry = Context.map().lookup(Name)) {
+  if (const ApiEntry *Entry = lookup(Decl)) {
     Context.translateNameAt(Loc, *Entry);
     return;
   }
@@ -34,11 +65,11 @@ void NameUseTranslator::handleUse(const clang::NamedDecl *Decl, clang::SourceLoc
                    "'" + Name + "' is declared by CUDA but no map entry covers it; left unchanged");
 }
 
-void NameUseTranslator::handleUnresolvedUse(const std::string &Name, clang::SourceLocation Loc,
-                                            bool AnyCandidateFromSystemHeader) {
-  if (!AnyCandidateFromSystemHeader)
+void NameUseTranslator::handleUnresolvedUse(const clang::NamedDecl *SystemCandidate,
+                                            clang::SourceLocation Loc) {
+  if (!SystemCandidate || !SystemCandidate->getIdentifier())
     return;
-  if (const ApiEntry *Entry = Context.map().lookup(Name))
+  if (const ApiEntry *Entry = lookup(SystemCandidate))
     Context.translateNameAt(Loc, *Entry);
 }
 

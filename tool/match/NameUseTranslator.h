@@ -17,12 +17,13 @@ public:
 
   /// A use of Decl spelled at Loc.
   void handleUse(const clang::NamedDecl *Decl, clang::SourceLocation Loc);
-  /// A use by name only (dependent call in a template); Candidates are the
-  /// declarations lookup found.
-  void handleUnresolvedUse(const std::string &Name, clang::SourceLocation Loc,
-                           bool AnyCandidateFromSystemHeader);
+  /// A use by name only (dependent call in a template); SystemCandidate is
+  /// the first declaration lookup found in a system header, if any.
+  void handleUnresolvedUse(const clang::NamedDecl *SystemCandidate, clang::SourceLocation Loc);
 
 private:
+  /// The entry for Decl: by its written qualified name, else its plain name.
+  const ApiEntry *lookup(const clang::NamedDecl *Decl) const;
   bool isFromCudaHeaders(const clang::Decl *Decl) const;
   SourceContext &Context;
   std::string CudaIncludeDir;

@@ -69,10 +69,21 @@ void SourceContext::translateNameAt(clang::SourceLocation Loc, const ApiEntry &E
   auto Pos = resolve(Loc);
   if (!Pos)
     return;
+  // A qualified entry (cooperative_groups::sync) was matched by declaration;
+  // the use spells only its last name, after any qualifier or alias. The map
+  // loader guarantees that CUDA and HIP names share the qualifier.
+  ApiEntry Unqualified;
+  const ApiEntry *Use = &Entry;
+  if (size_t Colons = Entry.Cuda.rfind("::"); Colons != std::string::npos) {
+    Unqualified = Entry;
+    Unqualified.Cuda = Entry.Cuda.substr(Colons + 2);
+    Unqualified.Hip = Entry.Hip.substr(std::min(Entry.Hip.size(), Colons + 2));
+    Use = &Unqualified;
+  }
   const std::string &Text = textOf(Pos->File);
-  if (Text.compare(Pos->Offset, Entry.Cuda.size(), Entry.Cuda) != 0)
+  if (Text.compare(Pos->Offset, Use->Cuda.size(), Use->Cuda) != 0)
     return; // spelled differently (token pasting, alias): not ours to rename
-  translateUse(Entry, Pos->Offset, Entry.Cuda.size(), Text, pathOf(Pos->File), Options,
+  translateUse(*Use, Pos->Offset, Use->Cuda.size(), Text, pathOf(Pos->File), Options,
                findingsFor(Pos->File));
 }
 
