@@ -8,7 +8,7 @@ FAMILY_TITLES = {
     "cublas": "cuBLAS -> hipBLAS", "cufft": "cuFFT -> hipFFT", "curand": "cuRAND -> hipRAND",
     "cusparse": "cuSPARSE -> hipSPARSE", "cusolver": "cuSOLVER -> hipSOLVER",
     "cudnn": "cuDNN -> MIOpen", "nccl": "NCCL -> RCCL", "cub": "CUB -> hipCUB",
-    "thrust": "Thrust -> rocThrust", "headers": "Headers",
+    "thrust": "Thrust -> rocThrust", "nvtx": "NVTX -> roctx", "headers": "Headers",
 }
 
 

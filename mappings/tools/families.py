@@ -69,6 +69,8 @@ FAMILIES = [
          hip_lib="hipCUB"),
     dict(family="thrust", file="thrust.yaml", cuda=[], hip=["thrust/device_vector.h"],
          hip_lib="rocThrust"),
+    dict(family="nvtx", file="nvtx.yaml", cuda=["nvtx3/nvToolsExt.h"], cuda_prefix="nvtx3/",
+         hip=["roctracer/roctx.h"], hip_lib="roctx"),
     dict(family="headers", file="headers.yaml", cuda=[], hip=[]),
 ]
 
@@ -80,7 +82,7 @@ CUDA_TU = ["cuda_runtime.h", "cuda.h", "cuda_profiler_api.h", "cuda_fp16.h",
            "math_constants.h",
            "cublas_v2.h", "cufft.h", "cufftXt.h", "curand.h", "curand_kernel.h",
            "cusparse.h", "cusolverDn.h", "cusolverSp.h", "cusolverRf.h",
-           "cusolverMg.h", "cudnn.h", "nccl.h"]
+           "cusolverMg.h", "cudnn.h", "nccl.h", "nvtx3/nvToolsExt.h"]
 HIP_TU = ["hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bfloat16.h",
           "hip/hip_complex.h", "hip/hip_cooperative_groups.h",
           "hipsparse/hipsparse.h", "hiprand/hiprand.h", "hiprand/hiprand_kernel.h"]
@@ -96,6 +98,16 @@ def family_of(headers, kind):
             if h in fam["cuda"] or (fam.get("cuda_prefix") and h.startswith(fam["cuda_prefix"])):
                 return fam["family"]
     return None
+
+
+NVTX_INTERNAL = re.compile(r"nvtx\w*_(impl_init|impl_fntype|fntype)(_v\d+)?$|nvtx\w*_v\d+$|nvtxEti|"
+                           r"NVTX_CBID_|NvtxCallbackId|nvtxGlobals|nvtxSetInitFunctions|"
+                           r"NVTX_(ERR|SUCCESS|INFO|DYNAMIC_EXPORT|PATHCHAR|NULLPTR|STR|ETID_|"
+                           r"ATOMIC_|DLL|LINKONCE_|SUPPORT_|INIT_STATE_|VERSIONED_IDENTIFIER|"
+                           r"CB_MODULE_|IMPL_GUARD|INLINE_STATIC|MEMBAR|YIELD|GETENV|BUFSIZE|"
+                           r"FAIL|REINTERPRET_CAST|STATIC_CAST|GLOBAL_TABLE_ENTRY|EXPORT_|"
+                           r"LOAD_SEQUENCE|SET_NAME_MANGLING|DECLSPEC$|API$)|"
+                           r"Nvtx|InitializeInjectionNvtx|nvtx_(cl|CU|cuda|nvtxSync)")
 
 
 def interesting(name, kind):
@@ -118,8 +130,10 @@ def interesting(name, kind):
             return False
     if re.match(r"__(i|u|ll|ull|il|ill|f|d)Atomic", base) or base.endswith("_impl"):
         return False    # CUDA-internal implementations of atomicX / helpers
-    if base.startswith(("operator", "__builtin")):
+    if base.startswith(("operator", "__builtin", "__sync_", "__atomic_")):
         return False
+    if NVTX_INTERNAL.match(base):
+        return False    # NVTX's injection and loader machinery, not its API
     if base.startswith("_") and not base.startswith("__"):
         return False
     if kind == "namespace" and name.count("::") > 1:

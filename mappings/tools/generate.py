@@ -106,6 +106,7 @@ CANDIDATES = {
                                    ("CUSOLVERDN_", "HIPSOLVERDN_"), ("CUSOLVER_", "HIPSOLVER_")]),
     "cudnn": lambda n, k: [],
     "nccl": lambda n, k: [n],
+    "nvtx": lambda n, k: [manual.ROCTX[n]] if n in manual.ROCTX else [],
 }
 
 KIND_CLASS = {"function": "f", "type": "t", "enumerator": "v", "macro": "v", "variable": "x",

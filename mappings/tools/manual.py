@@ -46,7 +46,20 @@ LIB_PREFIX = {"cublas": ("cublas", "CUBLAS_"), "cufft": ("cufft", "CUFFT_"),
               "cusolver": ("cusolver", "CUSOLVER", "csrqr", "gesvdj", "syevj", "cudaLibMg", "CUDALIBMG", "CUBLAS_"),
               "nccl": ("nccl", "NCCL")}
 LIB_NAME = {"cublas": "hipBLAS", "cufft": "hipFFT", "curand": "hipRAND", "cusparse": "hipSPARSE",
-            "cusolver": "hipSOLVER", "nccl": "RCCL"}
+            "cusolver": "hipSOLVER", "nccl": "RCCL", "nvtx": "roctx"}
+
+# NVTX -> roctx (roctracer/roctx.h): roctx has marks, push/pop ranges and
+# start/stop ranges with ASCII messages, nothing else (ROCm's roctx API docs).
+ROCTX = {"nvtxMarkA": "roctxMarkA", "nvtxRangePushA": "roctxRangePushA",
+         "nvtxRangePop": "roctxRangePop", "nvtxRangeStartA": "roctxRangeStartA",
+         "nvtxRangeEnd": "roctxRangeStop", "nvtxRangeId_t": "roctx_range_id_t",
+         # the character-neutral macros name the A functions unless UNICODE is defined
+         "nvtxMark": "roctxMarkA", "nvtxRangePush": "roctxRangePushA",
+         "nvtxRangeStart": "roctxRangeStartA"}
+ROCTX_REASON = ("roctx (roctracer/roctx.h) has only marks and ranges with ASCII messages "
+                "(roctxMarkA, roctxRangePushA/Pop, roctxRangeStartA/Stop): no domains, "
+                "categories, colours, payloads, registered strings or wide-character "
+                "messages; use those calls or remove this one.")
 
 
 def default_reason(fam, name, kind, verified=True):
@@ -56,6 +69,8 @@ def default_reason(fam, name, kind, verified=True):
     if fam in LIB_PREFIX and not name.startswith(LIB_PREFIX[fam]):
         return ("implementation detail of the CUDA library headers, not documented API; "
                 "no %s counterpart." % LIB_NAME[fam])
+    if fam == "nvtx":
+        return ROCTX_REASON
     if fam == "curand" and kind == "macro":
         return "implementation constant of the cuRAND headers; no hipRAND counterpart."
     if not verified:
@@ -373,7 +388,7 @@ HEADERS = {
     "mma.h": HU("WMMA (nvcuda::wmma) has no HIP header; rocWMMA is a separate library with a different API."),
     "cuda_pipeline.h": HU("memcpy_async pipelines have no HIP equivalent."),
     "cuda_awbarrier.h": HU("arrive/wait barriers have no HIP equivalent."),
-    "nvtx3/nvToolsExt.h": HU("NVTX: use roctx (roctracer/roctx.h) by hand; the API differs."),
+    "nvtx3/nvToolsExt.h": H("roctracer/roctx.h", note="roctx covers marks and ranges with ASCII messages; link with -lroctx64"),
     # libraries (ROCm >= 5.2 puts each library's headers in include/<component>/,
     # see the ROCm 5.2 deprecation message quoted in docs/maps.md)
     "cublas_v2.h": H("hipblas/hipblas.h"),
