@@ -42,7 +42,8 @@ FAMILIES = [
     dict(family="device", file="device.yaml", cuda=DEVICE_HDRS, hip=HIP_CORE),
     dict(family="driver", file="driver.yaml", cuda=["cuda.h"], hip=HIP_CORE),
     dict(family="fp16", file="fp16.yaml",
-         cuda=["cuda_fp16.h", "cuda_fp16.hpp", "cuda_bf16.h", "cuda_bf16.hpp"],
+         cuda=["cuda_fp16.h", "cuda_fp16.hpp", "cuda_bf16.h", "cuda_bf16.hpp", "cuda_fp8.h",
+               "cuda_fp8.hpp"],
          hip=["hip/hip_fp16.h", "hip/hip_bfloat16.h"]),
     dict(family="complex", file="complex.yaml", cuda=["cuComplex.h"],
          hip=["hip/hip_complex.h"]),
@@ -77,7 +78,7 @@ FAMILIES = [
 # Headers the CUDA translation unit includes (everything covered, in an order
 # that parses).
 CUDA_TU = ["cuda_runtime.h", "cuda.h", "cuda_profiler_api.h", "cuda_fp16.h",
-           "cuda_bf16.h", "cooperative_groups.h", "cooperative_groups/memcpy_async.h",
+           "cuda_bf16.h", "cuda_fp8.h", "cooperative_groups.h", "cooperative_groups/memcpy_async.h",
            "cooperative_groups/reduce.h", "cooperative_groups/scan.h", "cuComplex.h",
            "math_constants.h",
            "cublas_v2.h", "cufft.h", "cufftXt.h", "curand.h", "curand_kernel.h",
