@@ -219,6 +219,9 @@ def unterminated(tool, tmp, c):
         if mode == "auto":
             c.check(re.search(r"lexical: .*comment\.cu.*: .*unterminated /\* comment", text(p)),
                     "the fallback reason is not the first clang error:\n" + text(p))
+            # clang's own error tally must not reach the user: cu2dcu reports the errors.
+            c.check("generated when compiling" not in text(p),
+                    "clang's 'N errors generated' line leaked:\n" + text(p))
 
 
 @case

@@ -74,10 +74,12 @@ std::vector<std::string> cudaParseArgs(const CudaToolchain &Toolchain, const std
   // argv[0] must be the installed clang++: the driver derives the resource
   // directory from it, and without lib/clang/22/include/cuda_wrappers CUDA
   // code that uses placement new (Thrust, CUB) does not parse.
+  // -fno-caret-diagnostics: clang prints "N errors generated" to stderr after
+  // a failed parse unless carets are off; the errors are reported our way.
   std::vector<std::string> Args = {CU2DCU_CLANG_EXECUTABLE, "-fsyntax-only", "-x", "cuda",
                                    "--cuda-host-only", "-nocudalib", "--cuda-gpu-arch=sm_90",
                                    "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
-                                   "-w"};
+                                   "-w", "-fno-caret-diagnostics"};
   if (Toolchain.found()) {
     Args.push_back("--cuda-path=" + Toolchain.CudaPath);
     // CUDA 13 moved CUB/Thrust/libcu++ here.
