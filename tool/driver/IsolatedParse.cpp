@@ -52,14 +52,12 @@ bool decodeDouble(llvm::StringRef Data, size_t &Pos, double &V) {
   return true;
 }
 
-namespace {
-
-void put(const std::string &S, std::string &Out) {
+void encodeString(const std::string &S, std::string &Out) {
   encodeU64(S.size(), Out);
   Out += S;
 }
 
-bool get(llvm::StringRef Data, size_t &Pos, std::string &S) {
+bool decodeString(llvm::StringRef Data, size_t &Pos, std::string &S) {
   uint64_t N;
   if (!decodeU64(Data, Pos, N) || N > Data.size() - Pos)
     return false;
@@ -68,7 +66,9 @@ bool get(llvm::StringRef Data, size_t &Pos, std::string &S) {
   return true;
 }
 
-bool get(llvm::StringRef Data, size_t &Pos, unsigned &V) {
+namespace {
+
+bool decodeUnsigned(llvm::StringRef Data, size_t &Pos, unsigned &V) {
   uint64_t N;
   if (!decodeU64(Data, Pos, N))
     return false;
@@ -86,36 +86,36 @@ bool getCount(llvm::StringRef Data, size_t &Pos, uint64_t &N) {
 void encodeResult(const TranslationResult &Result, std::string &Out) {
   encodeU64(Result.Files.size(), Out);
   for (const auto &[Path, Findings] : Result.Files) {
-    put(Path, Out);
+    encodeString(Path, Out);
     encodeU64(Findings.Edits.size(), Out);
     for (const Edit &E : Findings.Edits) {
       encodeU64(E.Offset, Out);
       encodeU64(E.Length, Out);
-      put(E.Text, Out);
-      put(E.Category, Out);
-      put(E.Name, Out);
+      encodeString(E.Text, Out);
+      encodeString(E.Category, Out);
+      encodeString(E.Name, Out);
     }
     encodeU64(Findings.Diagnostics.size(), Out);
     for (const Diagnostic &D : Findings.Diagnostics) {
-      put(D.CheckId, Out);
+      encodeString(D.CheckId, Out);
       encodeU64(uint64_t(D.Level), Out);
-      put(D.File, Out);
+      encodeString(D.File, Out);
       encodeU64(D.Line, Out);
       encodeU64(D.Column, Out);
       encodeU64(D.Offset, Out);
-      put(D.Message, Out);
+      encodeString(D.Message, Out);
       encodeU64(D.Fixes.size(), Out);
       for (const FixIt &F : D.Fixes) {
         encodeU64(F.Offset, Out);
         encodeU64(F.Length, Out);
-        put(F.Replacement, Out);
-        put(F.Description, Out);
+        encodeString(F.Replacement, Out);
+        encodeString(F.Description, Out);
         encodeU64(F.Applied, Out);
       }
     }
   }
   encodeU64(uint64_t(Result.Mode), Out);
-  put(Result.FallbackReason, Out);
+  encodeString(Result.FallbackReason, Out);
 }
 
 bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result) {
@@ -124,15 +124,16 @@ bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result) 
     return false;
   for (uint64_t F = 0; F < NFiles; ++F) {
     std::string Path;
-    if (!get(Data, Pos, Path))
+    if (!decodeString(Data, Pos, Path))
       return false;
     FileFindings &Findings = Result.Files[Path];
     if (!getCount(Data, Pos, N))
       return false;
     for (uint64_t I = 0; I < N; ++I) {
       Edit E;
-      if (!get(Data, Pos, E.Offset) || !get(Data, Pos, E.Length) || !get(Data, Pos, E.Text) ||
-          !get(Data, Pos, E.Category) || !get(Data, Pos, E.Name))
+      if (!decodeUnsigned(Data, Pos, E.Offset) || !decodeUnsigned(Data, Pos, E.Length) ||
+          !decodeString(Data, Pos, E.Text) || !decodeString(Data, Pos, E.Category) ||
+          !decodeString(Data, Pos, E.Name))
         return false;
       Findings.Edits.push_back(std::move(E));
     }
@@ -141,15 +142,17 @@ bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result) 
     for (uint64_t I = 0; I < N; ++I) {
       Diagnostic D;
       uint64_t NFixes;
-      if (!get(Data, Pos, D.CheckId) || !decodeU64(Data, Pos, V) || !get(Data, Pos, D.File) ||
-          !get(Data, Pos, D.Line) || !get(Data, Pos, D.Column) || !get(Data, Pos, D.Offset) ||
-          !get(Data, Pos, D.Message) || !getCount(Data, Pos, NFixes))
+      if (!decodeString(Data, Pos, D.CheckId) || !decodeU64(Data, Pos, V) ||
+          !decodeString(Data, Pos, D.File) || !decodeUnsigned(Data, Pos, D.Line) ||
+          !decodeUnsigned(Data, Pos, D.Column) || !decodeUnsigned(Data, Pos, D.Offset) ||
+          !decodeString(Data, Pos, D.Message) || !getCount(Data, Pos, NFixes))
         return false;
       D.Level = Severity(V);
       for (uint64_t J = 0; J < NFixes; ++J) {
         FixIt Fix;
-        if (!get(Data, Pos, Fix.Offset) || !get(Data, Pos, Fix.Length) ||
-            !get(Data, Pos, Fix.Replacement) || !get(Data, Pos, Fix.Description) ||
+        if (!decodeUnsigned(Data, Pos, Fix.Offset) || !decodeUnsigned(Data, Pos, Fix.Length) ||
+            !decodeString(Data, Pos, Fix.Replacement) ||
+            !decodeString(Data, Pos, Fix.Description) ||
             !decodeU64(Data, Pos, V))
           return false;
         Fix.Applied = V != 0;
@@ -158,7 +161,7 @@ bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result) 
       Findings.Diagnostics.push_back(std::move(D));
     }
   }
-  if (!decodeU64(Data, Pos, V) || !get(Data, Pos, Result.FallbackReason))
+  if (!decodeU64(Data, Pos, V) || !decodeString(Data, Pos, Result.FallbackReason))
     return false;
   Result.Mode = ParseMode(V);
   return true;

@@ -47,5 +47,7 @@ void encodeU64(uint64_t V, std::string &Out);
 bool decodeU64(llvm::StringRef Data, size_t &Pos, uint64_t &V);
 void encodeDouble(double V, std::string &Out);
 bool decodeDouble(llvm::StringRef Data, size_t &Pos, double &V);
+void encodeString(const std::string &S, std::string &Out);
+bool decodeString(llvm::StringRef Data, size_t &Pos, std::string &S);
 
 } // namespace cu2dcu

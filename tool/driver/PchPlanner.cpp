@@ -13,33 +13,19 @@ namespace cu2dcu {
 
 namespace {
 
-void putString(const std::string &S, std::string &Out) {
-  encodeU64(S.size(), Out);
-  Out += S;
-}
-
-bool getString(llvm::StringRef Data, size_t &Pos, std::string &S) {
-  uint64_t N;
-  if (!decodeU64(Data, Pos, N) || N > Data.size() - Pos)
-    return false;
-  S = Data.substr(Pos, N).str();
-  Pos += N;
-  return true;
-}
-
-template <typename Strings> void putStrings(const Strings &List, std::string &Out) {
+template <typename Strings> void encodeStrings(const Strings &List, std::string &Out) {
   encodeU64(List.size(), Out);
   for (const std::string &S : List)
-    putString(S, Out);
+    encodeString(S, Out);
 }
 
-bool getStrings(llvm::StringRef Data, size_t &Pos, std::vector<std::string> &List) {
+bool decodeStrings(llvm::StringRef Data, size_t &Pos, std::vector<std::string> &List) {
   uint64_t N;
   if (!decodeU64(Data, Pos, N) || N > Data.size() - Pos)
     return false;
   List.resize(N);
   for (std::string &S : List)
-    if (!getString(Data, Pos, S))
+    if (!decodeString(Data, Pos, S))
       return false;
   return true;
 }
@@ -48,13 +34,13 @@ bool getStrings(llvm::StringRef Data, size_t &Pos, std::vector<std::string> &Lis
 std::string encodeBuild(const SharedPch &Pch, const StageTime &Time) {
   std::string Out;
   encodeU64(Pch.Ok, Out);
-  putString(Pch.Why, Out);
-  putStrings(Pch.Includes, Out);
-  putStrings(Pch.Resolved, Out);
-  putString(Pch.MustSkip, Out);
-  putStrings(Pch.ShadowNames, Out);
+  encodeString(Pch.Why, Out);
+  encodeStrings(Pch.Includes, Out);
+  encodeStrings(Pch.Resolved, Out);
+  encodeString(Pch.MustSkip, Out);
+  encodeStrings(Pch.ShadowNames, Out);
   encodeResult(Pch.Translated, Out);
-  putStrings(Pch.TranslatedFiles, Out);
+  encodeStrings(Pch.TranslatedFiles, Out);
   encodeU64(Pch.WholeUnit, Out);
   encodeDouble(Time.Wall, Out);
   encodeDouble(Time.Cpu, Out);
@@ -65,10 +51,11 @@ bool decodeBuild(llvm::StringRef Data, SharedPch &Pch, StageTime &Time) {
   size_t Pos = 0;
   uint64_t Ok, WholeUnit;
   std::vector<std::string> Shadow;
-  if (!decodeU64(Data, Pos, Ok) || !getString(Data, Pos, Pch.Why) ||
-      !getStrings(Data, Pos, Pch.Includes) || !getStrings(Data, Pos, Pch.Resolved) ||
-      !getString(Data, Pos, Pch.MustSkip) || !getStrings(Data, Pos, Shadow) || !decodeResult(Data, Pos, Pch.Translated) ||
-      !getStrings(Data, Pos, Pch.TranslatedFiles) || !decodeU64(Data, Pos, WholeUnit) ||
+  if (!decodeU64(Data, Pos, Ok) || !decodeString(Data, Pos, Pch.Why) ||
+      !decodeStrings(Data, Pos, Pch.Includes) || !decodeStrings(Data, Pos, Pch.Resolved) ||
+      !decodeString(Data, Pos, Pch.MustSkip) || !decodeStrings(Data, Pos, Shadow) ||
+      !decodeResult(Data, Pos, Pch.Translated) ||
+      !decodeStrings(Data, Pos, Pch.TranslatedFiles) || !decodeU64(Data, Pos, WholeUnit) ||
       !decodeDouble(Data, Pos, Time.Wall) || !decodeDouble(Data, Pos, Time.Cpu) ||
       Pos != Data.size())
     return false;
