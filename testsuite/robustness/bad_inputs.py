@@ -11,7 +11,7 @@ directories: real failures are made where the kernel can make them (a FIFO,
 test-only CU2DCU_TEST_FAULT hook (docs/robustness.md) covers the rest.
 """
 import argparse, os, re, subprocess, sys, tempfile, time
-from rlib import (CUDA_SOURCE, Checker, can_mount, files_under, leftovers, read, run, snapshot,
+from rlib import (CUDA_SOURCE, Checker, can_mount, tmpfs, files_under, leftovers, read, run, snapshot,
                   text, write)
 
 CASES = {}
@@ -306,17 +306,12 @@ def readonly_output(tool, tmp, c):
     if not can_mount():
         print("note: mount not permitted: the read-only mount was not tried")
         return
-    ro = os.path.join(tmp, "ro")
-    os.makedirs(ro)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", ro], check=True)
-    try:
+    with tmpfs(os.path.join(tmp, "ro"), "ro,size=1m") as ro:
         p = run([tool, src, "-o", os.path.join(ro, "out")])
         expect(c, p, 2, r"Read-only file system", "read-only mount")
         p = run([tool, src, "-o", ro])
         expect(c, p, 2, r"Read-only file system", "read-only mount (existing directory)")
         c.check(files_under(ro) == [], "files on a read-only mount")
-    finally:
-        subprocess.run(["umount", ro])
 
 
 @case
@@ -333,17 +328,12 @@ def full_disk(tool, tmp, c):
     if not can_mount():
         print("note: mount not permitted: the full tmpfs was not tried")
         return
-    full = os.path.join(tmp, "full")
-    os.makedirs(full)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", full], check=True)
-    try:
+    with tmpfs(os.path.join(tmp, "full"), "size=64k") as full:
         p = run([tool, src, "-o", os.path.join(full, "out")])
         expect(c, p, 2, r"failed: big\.cu: .*No space left on device", "full tmpfs")
         got = files_under(full)
         c.check(got in ([], ["out/small.cu"]), "partial output on a full disk: %s" % got)
         c.check(not leftovers(full), "temporaries left on a full disk: %s" % leftovers(full))
-    finally:
-        subprocess.run(["umount", full])
 
 
 @case

@@ -1,5 +1,5 @@
 """Helpers shared by the robustness tests (testsuite/robustness/*.py)."""
-import hashlib, os, shutil, stat, subprocess, sys, tempfile
+import contextlib, hashlib, os, shutil, stat, subprocess, sys, tempfile
 
 CUDA_SOURCE = """#include <cuda_runtime.h>
 
@@ -106,3 +106,14 @@ def can_mount():
         return ok
     finally:
         os.rmdir(d)
+
+
+@contextlib.contextmanager
+def tmpfs(path, options):
+    """A tmpfs mounted at path (created) with mount options, unmounted after."""
+    os.makedirs(path)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", path], check=True)
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", path])
