@@ -28,7 +28,7 @@ static std::string writtenQualifiedName(const clang::NamedDecl *Decl) {
   std::string Name = Decl->getName().str();
   for (const clang::DeclContext *DC = Decl->getDeclContext(); !DC->isTranslationUnit();
        DC = DC->getParent()) {
-    if (DC->isExternCContext() || DC->isExternCXXContext() || llvm::isa<clang::LinkageSpecDecl>(DC))
+    if (llvm::isa<clang::LinkageSpecDecl>(DC)) // extern "C" { ... }
       continue;
     const auto *Namespace = llvm::dyn_cast<clang::NamespaceDecl>(DC);
     if (!Namespace)
