@@ -101,7 +101,7 @@ def family_of(headers, kind):
     return None
 
 
-NVTX_INTERNAL = re.compile(r"nvtx\w*_(impl_init|impl_fntype|fntype)(_v\d+)?$|nvtx\w*_v\d+$|nvtxEti|"
+NVTX_INTERNAL = re.compile(r"nvtx\w*_(impl_init|impl_fntype|fntype)(_v\d+)?$|nvtxEti|"
                            r"NVTX_CBID_|NvtxCallbackId|nvtxGlobals|nvtxSetInitFunctions|"
                            r"NVTX_(ERR|SUCCESS|INFO|DYNAMIC_EXPORT|PATHCHAR|NULLPTR|STR|ETID_|"
                            r"ATOMIC_|DLL|LINKONCE_|SUPPORT_|INIT_STATE_|VERSIONED_IDENTIFIER|"
@@ -109,6 +109,10 @@ NVTX_INTERNAL = re.compile(r"nvtx\w*_(impl_init|impl_fntype|fntype)(_v\d+)?$|nvt
                            r"FAIL|REINTERPRET_CAST|STATIC_CAST|GLOBAL_TABLE_ENTRY|EXPORT_|"
                            r"LOAD_SEQUENCE|SET_NAME_MANGLING|DECLSPEC$|API$)|"
                            r"Nvtx|InitializeInjectionNvtx|nvtx_(cl|CU|cuda|nvtxSync)")
+
+
+# nvtxInitOnce_v3...: versioned loader functions; nvtxEventAttributes_v2 is API.
+NVTX_VERSIONED = re.compile(r"nvtx\w*_v\d+$")
 
 
 def interesting(name, kind):
@@ -133,7 +137,7 @@ def interesting(name, kind):
         return False    # CUDA-internal implementations of atomicX / helpers
     if base.startswith(("operator", "__builtin", "__sync_", "__atomic_")):
         return False
-    if NVTX_INTERNAL.match(base):
+    if NVTX_INTERNAL.match(base) or (kind == "function" and NVTX_VERSIONED.match(base)):
         return False    # NVTX's injection and loader machinery, not its API
     if base.startswith("_") and not base.startswith("__"):
         return False
