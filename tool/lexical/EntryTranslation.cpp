@@ -66,9 +66,10 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
   if (!Entry->HipRequires.empty() && IncludedHip.insert(Entry->HipRequires).second) {
     // The HIP header does not compile on its own (hip_cooperative_groups.h
     // needs hip_runtime.h), where nvcc's implicit cuda_runtime.h hid that.
-    bool Crlf = LineEnd >= 2 && Text.compare(LineEnd - 2, 2, "\r\n") == 0;
-    Out.Edits.push_back({LineBegin, 0, "#include <" + Entry->HipRequires + ">" + (Crlf ? "\r\n" : "\n"),
-                         "include", Header});
+    const char *LineEnding =
+        LineEnd >= 2 && Text.compare(LineEnd - 2, 2, "\r\n") == 0 ? "\r\n" : "\n";
+    Out.Edits.push_back(
+        {LineBegin, 0, "#include <" + Entry->HipRequires + ">" + LineEnding, "include", Header});
   }
   Out.Edits.push_back({HeaderOffset, HeaderLength, "<" + Entry->Hip + ">", "include", Header});
 }
