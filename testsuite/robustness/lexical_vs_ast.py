@@ -23,6 +23,7 @@ Without CUDA headers the AST mode cannot run: prints "skipped: ..." (CTest
 reports the test as skipped).
 """
 import argparse, difflib, os, shlex, subprocess, sys, tempfile
+from rlib import Checker
 
 
 def read(path):
@@ -105,7 +106,8 @@ def main():
             return 0
 
         accepted = parse_accepted(a.accepted)
-        failures, compared, unparsable = [], 0, []
+        c = Checker("lexical-vs-ast")
+        compared, unparsable = 0, []
         for case in cases_under([d for d in a.cases if os.path.isdir(d)]):
             cid = case_id(case)
             extra = shlex.split(read(case + ".args")) if os.path.exists(case + ".args") else []
@@ -116,7 +118,7 @@ def main():
                 continue
             lex, err = translate(a.tool, case, "lexical", extra, tmp)
             if lex is None:
-                failures.append("%s: the lexical mode failed: %s" % (cid, err))
+                c.failures.append("%s: the lexical mode failed: %s" % (cid, err))
                 continue
             compared += 1
             al, ll = ast.splitlines(), lex.splitlines()
@@ -131,7 +133,7 @@ def main():
                     for e in match:
                         e["used"] = True
                     continue
-                failures.append("%s:%d: lexical output differs from the AST mode's:\n%s" % (
+                c.failures.append("%s:%d: lexical output differs from the AST mode's:\n%s" % (
                     cid, i1 + 1, "\n".join(["  case: " + cid, "  why: ?"] +
                                            ["  - " + l for l in hunk_ast] +
                                            ["  + " + l for l in hunk_lex])))
@@ -144,15 +146,11 @@ def main():
         print("compared %d cases; %d accepted differences in use" % (
             compared, sum(1 for e in accepted if e["used"])))
         if a.print_entries:
-            for f in failures:
+            for f in c.failures:
                 if "\n  case: " in f:
                     print("\n".join(l[2:] for l in f.split("\n")[1:]) + "\n")
             return 0
-        for f in failures:
-            print("FAIL:", f)
-        if not failures:
-            print("PASS lexical-vs-ast")
-        return 1 if failures else 0
+        return c.report()
 
 
 if __name__ == "__main__":
