@@ -129,7 +129,12 @@ private:
   void onVar(const VarDecl *V, ASTContext &Ctx) {
     if (!inTranslatedCode(context(), V->getLocation()) || isa<ParmVarDecl>(V))
       return;
+    // hasInitializer() also matches a declaration whose initializer is on
+    // another redeclaration (a static member defined out of line): that
+    // definition is matched on its own.
     const Expr *Init = V->getInit();
+    if (!Init)
+      return;
     const FunctionFlow *Flow = flowFor(Init, Ctx);
     if (!Flow || !isNarrowInteger(V->getType(), Ctx) || V->getType()->getContainedAutoType())
       return;

@@ -212,6 +212,8 @@ std::optional<WarpCall> asWarpCall(const CallExpr *Call) {
 // --- tree helpers -------------------------------------------------------------
 
 const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
+  if (!S) // a recovered AST can lack a node the caller expected
+    return nullptr;
   DynTypedNode Node = DynTypedNode::create(*S);
   for (int Depth = 0; Depth < 512; ++Depth) {
     auto Parents = Ctx.getParents(Node);

@@ -38,6 +38,8 @@ struct Diagnostic {
   unsigned Offset = 0; // byte offset, for stable ordering and fingerprints
   std::string Message;
   std::vector<FixIt> Fixes;
+  /// Found from the spelling alone (no AST): a guess a reviewer should check.
+  bool LowConfidence = false;
 
   bool operator<(const Diagnostic &O) const {
     if (File != O.File)

@@ -20,6 +20,10 @@ struct TranslationOptions {
   /// lexical pass does not report them as unmapped CUDA names, and a launch
   /// written as their argument counts as a statement. Filled by the driver.
   std::shared_ptr<const std::set<std::string>> ProjectMacros;
+  /// Names that look like CUDA's but that a project file declares (a
+  /// cudaCheck helper function): not reported as unmapped by the lexical
+  /// pass. Filled by the driver.
+  std::shared_ptr<const std::set<std::string>> ProjectNames;
 };
 
 } // namespace cu2dcu

@@ -11,14 +11,21 @@
 
 namespace cu2dcu {
 
-/// How a file was handled: parsed with the AST, translated lexically, copied,
-/// or read and found to hold nothing to translate (None).
-enum class ParseMode { Ast, Lexical, Copy, None };
+/// How a file was handled: parsed with the AST, parsed with an AST that clang
+/// recovered from errors (the lexical rules fill in where it did), translated
+/// lexically, copied, or read and found to hold nothing to translate (None).
+enum class ParseMode { Ast, AstRecovered, Lexical, Copy, None };
+
+/// Why a file was not translated from a clean AST (reports and the corpus
+/// runner group by it).
+enum class ParseFailure { None, Errors, Crash, Timeout, NoToolchain, Requested };
 
 inline const char *parseModeName(ParseMode M) {
   switch (M) {
   case ParseMode::Ast:
     return "ast";
+  case ParseMode::AstRecovered:
+    return "ast-recovered";
   case ParseMode::Lexical:
     return "lexical";
   case ParseMode::Copy:
@@ -29,9 +36,38 @@ inline const char *parseModeName(ParseMode M) {
   return "?";
 }
 
+inline const char *parseFailureName(ParseFailure F) {
+  switch (F) {
+  case ParseFailure::None:
+    return "none";
+  case ParseFailure::Errors:
+    return "errors";
+  case ParseFailure::Crash:
+    return "crash";
+  case ParseFailure::Timeout:
+    return "timeout";
+  case ParseFailure::NoToolchain:
+    return "no-toolchain";
+  case ParseFailure::Requested:
+    return "requested";
+  }
+  return "?";
+}
+
+/// A byte range [Begin, End) of a file.
+struct ByteRange {
+  unsigned Begin = 0, End = 0;
+  bool contains(unsigned Offset, unsigned Length) const {
+    return Offset >= Begin && Offset + Length <= End;
+  }
+};
+
 struct FileFindings {
   std::vector<Edit> Edits;
   std::vector<Diagnostic> Diagnostics;
+  /// Where clang recovered from errors (the declarations around them): the
+  /// AST may have left names unresolved there, so the lexical rules fill in.
+  std::vector<ByteRange> RecoveredRanges;
 };
 
 /// Findings keyed by absolute input path. A translation unit also reports on
@@ -39,7 +75,8 @@ struct FileFindings {
 struct TranslationResult {
   std::map<std::string, FileFindings> Files;
   ParseMode Mode = ParseMode::Ast;
-  std::string FallbackReason; // why the lexical mode was used, if it was
+  ParseFailure Failure = ParseFailure::None;
+  std::string FallbackReason; // the first error, or why no AST was had
 
   FileFindings &at(const std::string &AbsPath) { return Files[AbsPath]; }
 };

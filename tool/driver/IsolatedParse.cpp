@@ -2,6 +2,9 @@
 
 #include "core/FaultInjection.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Regex.h"
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -18,8 +21,8 @@ namespace cu2dcu {
 // must be added to it, or it is silently lost when parses are isolated.
 static_assert(sizeof(Edit) == 104, "Edit changed: update encodeResult/decodeResult");
 static_assert(sizeof(FixIt) == 80, "FixIt changed: update encodeResult/decodeResult");
-static_assert(sizeof(Diagnostic) == 144, "Diagnostic changed: update encodeResult/decodeResult");
-static_assert(sizeof(FileFindings) == 48, "FileFindings changed: update encodeResult/decodeResult");
+static_assert(sizeof(Diagnostic) == 152, "Diagnostic changed: update encodeResult/decodeResult");
+static_assert(sizeof(FileFindings) == 72, "FileFindings changed: update encodeResult/decodeResult");
 static_assert(sizeof(TranslationResult) == 88,
               "TranslationResult changed: update encodeResult/decodeResult");
 
@@ -104,6 +107,7 @@ void encodeResult(const TranslationResult &Result, std::string &Out) {
       encodeU64(D.Column, Out);
       encodeU64(D.Offset, Out);
       encodeString(D.Message, Out);
+      encodeU64(D.LowConfidence, Out);
       encodeU64(D.Fixes.size(), Out);
       for (const FixIt &F : D.Fixes) {
         encodeU64(F.Offset, Out);
@@ -113,8 +117,14 @@ void encodeResult(const TranslationResult &Result, std::string &Out) {
         encodeU64(F.Applied, Out);
       }
     }
+    encodeU64(Findings.RecoveredRanges.size(), Out);
+    for (const ByteRange &R : Findings.RecoveredRanges) {
+      encodeU64(R.Begin, Out);
+      encodeU64(R.End, Out);
+    }
   }
   encodeU64(uint64_t(Result.Mode), Out);
+  encodeU64(uint64_t(Result.Failure), Out);
   encodeString(Result.FallbackReason, Out);
 }
 
@@ -141,13 +151,15 @@ bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result) 
       return false;
     for (uint64_t I = 0; I < N; ++I) {
       Diagnostic D;
-      uint64_t NFixes;
+      uint64_t NFixes, LowConfidence;
       if (!decodeString(Data, Pos, D.CheckId) || !decodeU64(Data, Pos, V) ||
           !decodeString(Data, Pos, D.File) || !decodeUnsigned(Data, Pos, D.Line) ||
           !decodeUnsigned(Data, Pos, D.Column) || !decodeUnsigned(Data, Pos, D.Offset) ||
-          !decodeString(Data, Pos, D.Message) || !getCount(Data, Pos, NFixes))
+          !decodeString(Data, Pos, D.Message) || !decodeU64(Data, Pos, LowConfidence) ||
+          !getCount(Data, Pos, NFixes))
         return false;
       D.Level = Severity(V);
+      D.LowConfidence = LowConfidence != 0;
       for (uint64_t J = 0; J < NFixes; ++J) {
         FixIt Fix;
         if (!decodeUnsigned(Data, Pos, Fix.Offset) || !decodeUnsigned(Data, Pos, Fix.Length) ||
@@ -160,10 +172,21 @@ bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result) 
       }
       Findings.Diagnostics.push_back(std::move(D));
     }
+    if (!getCount(Data, Pos, N))
+      return false;
+    for (uint64_t I = 0; I < N; ++I) {
+      ByteRange R;
+      if (!decodeUnsigned(Data, Pos, R.Begin) || !decodeUnsigned(Data, Pos, R.End))
+        return false;
+      Findings.RecoveredRanges.push_back(R);
+    }
   }
-  if (!decodeU64(Data, Pos, V) || !decodeString(Data, Pos, Result.FallbackReason))
+  uint64_t Failure;
+  if (!decodeU64(Data, Pos, V) || !decodeU64(Data, Pos, Failure) ||
+      !decodeString(Data, Pos, Result.FallbackReason))
     return false;
   Result.Mode = ParseMode(V);
+  Result.Failure = ParseFailure(Failure);
   return true;
 }
 
@@ -195,20 +218,19 @@ unsigned wallLimit(unsigned TimeoutSeconds) { return 3 * TimeoutSeconds + 10; }
 
 /// Where a crash happened, from LLVM's crash report ("1.\t<file:line:col>
 /// ...: current parser token"), or "".
+/// "file:line:col" from the first entry of LLVM's pretty stack trace, when
+/// it names a source location (an entry such as "ASTMatcher: Processing"
+/// does not, and is not worth showing).
 std::string crashLocation(const std::string &Stderr) {
   size_t At = Stderr.find("\n1.\t");
   if (At == std::string::npos)
     return "";
-  At += 4;
-  // file:line:col: up to the end of the column number.
-  size_t Colon1 = Stderr.find(':', At);
-  size_t Colon2 = Colon1 == std::string::npos ? Colon1 : Stderr.find(':', Colon1 + 1);
-  if (Colon2 == std::string::npos)
+  llvm::StringRef Entry = llvm::StringRef(Stderr).substr(At + 4);
+  Entry = Entry.take_until([](char C) { return C == '\n'; });
+  llvm::SmallVector<llvm::StringRef, 4> Match;
+  if (!llvm::Regex("^([^: \t]+):([0-9]+):([0-9]+)").match(Entry, &Match))
     return "";
-  size_t End = Colon2 + 1;
-  while (End < Stderr.size() && isdigit(static_cast<unsigned char>(Stderr[End])))
-    ++End;
-  return Stderr.substr(At, End - At);
+  return Match[0].str();
 }
 
 std::string describeStatus(int Status, unsigned TimeoutSeconds) {
@@ -313,6 +335,7 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
     }
     const std::string &Stderr = C.Data[1];
     const bool Crashed = !TimedOut && WIFSIGNALED(Status) && WTERMSIG(Status) != SIGXCPU;
+    O.TimedOut = TimedOut || (WIFSIGNALED(Status) && WTERMSIG(Status) == SIGXCPU);
     if (TimedOut) {
       O.Failure = "parsing timed out (no result after " +
                   std::to_string(wallLimit(TimeoutSeconds)) + " s)";

@@ -23,6 +23,7 @@ struct IsolatedOutcome {
   /// The child exited with a status of its own (not a signal, not our
   /// timeout): in a sanitizer build that is a sanitizer report.
   int ExitStatus = 0;
+  bool TimedOut = false; // out of CPU or wall time
 };
 
 /// Runs Work(I) for every I in [0, Count) in forked children, at most Jobs at

@@ -3,6 +3,7 @@
 #include "checks/WarpIntrinsicTranslator.h"
 #include "checks/Wave64Check.h"
 #include "driver/TraversalScope.h"
+#include "lexical/RawTokens.h"
 #include "match/KernelLaunchTranslator.h"
 #include "match/LaunchBoundsTranslator.h"
 #include "match/NameUseTranslator.h"
@@ -12,10 +13,12 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace cu2dcu {
 
@@ -88,13 +91,74 @@ private:
   LaunchBoundsTranslator Bounds;
 };
 
+/// The byte range of D in its file when it is written in a translated file.
+std::optional<SourceContext::FileRange> declRange(const clang::Decl *D, SourceContext &Context) {
+  const clang::SourceManager &SM = Context.sourceManager();
+  clang::SourceRange R = SM.getExpansionRange(D->getSourceRange()).getAsRange();
+  if (R.isInvalid())
+    return std::nullopt;
+  auto [File, Begin] = SM.getDecomposedLoc(R.getBegin());
+  auto [EndFile, EndOffset] = SM.getDecomposedLoc(R.getEnd());
+  if (File != EndFile || !Context.isTranslated(File))
+    return std::nullopt;
+  unsigned End = EndOffset + clang::Lexer::MeasureTokenLength(R.getEnd(), SM, cudaLangOptions());
+  return SourceContext::FileRange{File, Begin, std::max(End, Begin)};
+}
+
+/// Records where clang recovered from errors: every top-level declaration
+/// (inside namespaces and linkage specifications) that is invalid or holds
+/// an error, and the line of an error outside any declaration.
+void recordRecoveredRanges(clang::ASTContext &Ast, SourceContext &Context,
+                           const std::vector<clang::SourceLocation> &Errors) {
+  const clang::SourceManager &SM = Context.sourceManager();
+  std::vector<std::pair<clang::FileID, unsigned>> Pending;
+  for (clang::SourceLocation Loc : Errors) {
+    auto [File, Offset] = SM.getDecomposedLoc(SM.getExpansionLoc(Loc));
+    if (File.isValid() && Context.isTranslated(File))
+      Pending.push_back({File, Offset});
+  }
+  std::vector<bool> Covered(Pending.size());
+  std::function<void(const clang::DeclContext *)> Walk = [&](const clang::DeclContext *DC) {
+    for (const clang::Decl *D : DC->decls()) {
+      if (llvm::isa<clang::NamespaceDecl>(D) || llvm::isa<clang::LinkageSpecDecl>(D)) {
+        Walk(llvm::cast<clang::DeclContext>(D));
+        continue;
+      }
+      auto Range = declRange(D, Context);
+      if (!Range)
+        continue;
+      bool Recovered = D->isInvalidDecl();
+      for (size_t I = 0; I < Pending.size(); ++I)
+        if (Pending[I].first == Range->File && Pending[I].second >= Range->Begin &&
+            Pending[I].second < Range->End)
+          Recovered = Covered[I] = true;
+      if (Recovered)
+        Context.findingsFor(Range->File).RecoveredRanges.push_back({Range->Begin, Range->End});
+    }
+  };
+  Walk(Ast.getTranslationUnitDecl());
+  for (size_t I = 0; I < Pending.size(); ++I) {
+    if (Covered[I])
+      continue;
+    const std::string &Text = Context.textOf(Pending[I].first);
+    size_t Begin = Text.rfind('\n', Pending[I].second ? Pending[I].second - 1 : 0);
+    size_t End = Text.find('\n', Pending[I].second);
+    Context.findingsFor(Pending[I].first)
+        .RecoveredRanges.push_back({Begin == std::string::npos ? 0u : unsigned(Begin + 1),
+                                    End == std::string::npos ? unsigned(Text.size())
+                                                             : unsigned(End)});
+  }
+}
+
 class TranslateConsumer : public clang::ASTConsumer {
 public:
   TranslateConsumer(std::unique_ptr<SourceContext> Context,
                     std::unique_ptr<TraversalScope> Scope, std::string CudaIncludeDir,
-                    StageTime *MatchTime, const SharedPch *Pch)
+                    StageTime *MatchTime, const SharedPch *Pch,
+                    const std::vector<clang::SourceLocation> *ErrorLocations)
       : Context(std::move(Context)), Scope(std::move(Scope)),
-        CudaIncludeDir(std::move(CudaIncludeDir)), MatchTime(MatchTime), Pch(Pch) {}
+        CudaIncludeDir(std::move(CudaIncludeDir)), MatchTime(MatchTime), Pch(Pch),
+        ErrorLocations(ErrorLocations) {}
 
   bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
     Scope->addTopLevel(Group);
@@ -117,6 +181,8 @@ public:
     for (auto &Check : Checks)
       Check->registerMatchers(Finder);
     Finder.matchAST(Ast);
+    if (ErrorLocations && !ErrorLocations->empty())
+      recordRecoveredRanges(Ast, *Context, *ErrorLocations);
     if (MatchTime)
       *MatchTime += Clock.stop();
   }
@@ -127,6 +193,7 @@ private:
   std::string CudaIncludeDir;
   StageTime *MatchTime;
   const SharedPch *Pch;
+  const std::vector<clang::SourceLocation> *ErrorLocations;
 };
 
 class TranslateAction : public clang::ASTFrontendAction {
@@ -139,6 +206,9 @@ public:
     auto Context = std::make_unique<SourceContext>(Setup.Map, Setup.Options, Setup.IsTranslated,
                                                    Result);
     Context->setSourceManager(CI.getSourceManager());
+    // A missing #include is an error to recover from, as in clangd, not the
+    // end of the parse.
+    CI.getDiagnostics().setFatalsAsError(true);
     CI.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorTranslator>(*Context));
     if (Setup.OnBeginSource)
       Setup.OnBeginSource(CI);
@@ -149,7 +219,8 @@ public:
     if (Setup.Pch && !Setup.Pch->TranslatedFiles.empty())
       Scope->includeExternalDecls();
     return std::make_unique<TranslateConsumer>(std::move(Context), std::move(Scope),
-                                               Setup.CudaIncludeDir, Setup.MatchTime, Setup.Pch);
+                                               Setup.CudaIncludeDir, Setup.MatchTime, Setup.Pch,
+                                               Setup.ErrorLocations);
   }
 
 private:

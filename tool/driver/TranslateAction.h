@@ -28,6 +28,9 @@ struct TranslationUnitSetup {
   /// the result beforehand) stands in for the preprocessor callbacks, and the
   /// AST pass and whole-file passes cover them here.
   const SharedPch *Pch = nullptr;
+  /// Where clang reported errors while parsing (filled during the parse):
+  /// the declarations around them are recorded as recovered ranges.
+  const std::vector<clang::SourceLocation> *ErrorLocations = nullptr;
 };
 
 /// The preprocessor side of the translation, for a PCH build: what it finds

@@ -1,5 +1,6 @@
 #include "driver/Translator.h"
 
+#include "checks/LexicalWave64Scan.h"
 #include "driver/IsolatedParse.h"
 #include "driver/PchPlanner.h"
 #include "driver/TranslateAction.h"
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -39,13 +41,18 @@ const char *fileStatusName(FileStatus S) {
 
 namespace {
 
-/// Records the first error clang reports, so a fallback can say why.
-class FirstErrorConsumer : public clang::DiagnosticConsumer {
+/// Records where clang reports errors, and the first one, so that the AST
+/// pass can mark what it recovered and a fallback can say why.
+class ErrorCollector : public clang::DiagnosticConsumer {
 public:
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(Level, Info);
-    if (Level < clang::DiagnosticsEngine::Error || !First.empty())
+    if (Level < clang::DiagnosticsEngine::Error)
+      return;
+    if (Info.getLocation().isValid())
+      Locations.push_back(Info.getLocation());
+    if (!First.empty())
       return;
     llvm::SmallString<256> Message;
     Info.FormatDiagnostic(Message);
@@ -57,27 +64,31 @@ public:
     }
   }
   std::string First;
+  std::vector<clang::SourceLocation> Locations;
 };
 
 struct UnitOutcome {
-  TranslationResult Result;
-  bool Parsed = false;
+  TranslationResult Result; // Mode: Ast, AstRecovered or Lexical (no AST)
   StageTime Parse, Match; // --time-report
   bool UsedPch = false;     // parsed with a shared PCH
   bool PchRejected = false; // parsed with one, then again without it
+  bool hasAst() const { return Result.Mode != ParseMode::Lexical; }
 };
 
 /// Parses one file as CUDA and runs every matcher over it, with the shared
-/// PCH of Choice if it has one.
+/// PCH of Choice if it has one. An AST that clang recovered from errors is
+/// kept (ParseMode::AstRecovered).
 UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSettings &Settings,
                           const std::function<bool(const std::string &)> &IsTranslated,
                           const PchPlanner::Choice *Choice = nullptr) {
   UnitOutcome Outcome;
   StageClock Clock;
+  ErrorCollector Errors;
   TranslationUnitSetup Setup{Map, Settings.Translation, IsTranslated,
                              Settings.Toolchain.found() ? Settings.Toolchain.CudaPath + "/include"
                                                         : std::string(),
-                             &Outcome.Match, /*OnBeginSource=*/{}, /*Pch=*/nullptr};
+                             &Outcome.Match, /*OnBeginSource=*/{}, /*Pch=*/nullptr,
+                             &Errors.Locations};
   const SharedPch *Pch = Choice ? Choice->Pch : nullptr;
   std::optional<PrefixCheck> Check;
   if (Pch) {
@@ -93,19 +104,18 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
           : cudaParseArgs(Settings.Toolchain, File.Source, File.CompileFlags);
   llvm::IntrusiveRefCntPtr<clang::FileManager> Files(
       new clang::FileManager(clang::FileSystemOptions()));
-  FirstErrorConsumer Errors;
   clang::tooling::ToolInvocation Invocation(Args, makeTranslateAction(Setup, Outcome.Result),
                                             Files.get());
   Invocation.setDiagnosticConsumer(&Errors);
-  bool Ok = Invocation.run();
+  Invocation.run();
   // Parse is the whole invocation less the AST pass, which ran inside it.
   Outcome.Parse = Clock.stop();
   Outcome.Parse.Wall -= Outcome.Match.Wall;
   Outcome.Parse.Cpu -= Outcome.Match.Cpu;
-  Outcome.Parsed = Ok && Errors.getNumErrors() == 0;
-  if (Pch && (!Outcome.Parsed || !Check->verified())) {
-    // The PCH did not stand in exactly for the headers (or the unit does not
-    // parse): what counts is the parse without it.
+  const bool AstPassRan = Outcome.Match.Count > 0;
+  if (Pch && (!AstPassRan || !Check->verified())) {
+    // The PCH did not stand in exactly for the headers: what counts is the
+    // parse without it.
     UnitOutcome Again = translateUnit(File, Map, Settings, IsTranslated);
     Again.Parse += Outcome.Parse; // the wasted attempt is parse time too
     Again.Parse.Count = 1;
@@ -115,11 +125,16 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
     return Again;
   }
   Outcome.UsedPch = Pch != nullptr;
-  if (!Outcome.Parsed) {
+  if (Errors.getNumErrors() == 0 && AstPassRan)
+    return Outcome;
+  Outcome.Result.Failure = ParseFailure::Errors;
+  Outcome.Result.FallbackReason =
+      Errors.First.empty() ? "clang could not parse the file" : Errors.First;
+  if (AstPassRan) {
+    Outcome.Result.Mode = ParseMode::AstRecovered;
+  } else {
     Outcome.Result.Files.clear();
     Outcome.Result.Mode = ParseMode::Lexical;
-    Outcome.Result.FallbackReason = Errors.First.empty() ? "clang could not parse the file"
-                                                         : Errors.First;
   }
   return Outcome;
 }
@@ -127,7 +142,6 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
 /// A unit's outcome through the pipe of an isolated parse.
 std::string encodeOutcome(const UnitOutcome &O) {
   std::string Out;
-  encodeU64(O.Parsed, Out);
   encodeU64(O.UsedPch, Out);
   encodeU64(O.PchRejected, Out);
   for (const StageTime *T : {&O.Parse, &O.Match}) {
@@ -142,9 +156,8 @@ std::string encodeOutcome(const UnitOutcome &O) {
 UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Display) {
   UnitOutcome O;
   size_t Pos = 0;
-  uint64_t Parsed = 0, Count = 0, UsedPch = 0, PchRejected = 0;
-  bool Ok = Isolated.Ok && decodeU64(Isolated.Payload, Pos, Parsed) &&
-            decodeU64(Isolated.Payload, Pos, UsedPch) &&
+  uint64_t Count = 0, UsedPch = 0, PchRejected = 0;
+  bool Ok = Isolated.Ok && decodeU64(Isolated.Payload, Pos, UsedPch) &&
             decodeU64(Isolated.Payload, Pos, PchRejected);
   for (StageTime *T : {&O.Parse, &O.Match}) {
     Ok = Ok && decodeDouble(Isolated.Payload, Pos, T->Wall) &&
@@ -153,7 +166,6 @@ UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Di
   }
   Ok = Ok && decodeResult(Isolated.Payload, Pos, O.Result) && Pos == Isolated.Payload.size();
   if (Ok) {
-    O.Parsed = Parsed != 0;
     O.UsedPch = UsedPch != 0;
     O.PchRejected = PchRejected != 0;
     return O;
@@ -167,30 +179,117 @@ UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Di
 #endif
   O = UnitOutcome();
   O.Result.Mode = ParseMode::Lexical;
+  O.Result.Failure = Isolated.TimedOut ? ParseFailure::Timeout : ParseFailure::Crash;
   O.Result.FallbackReason =
       Isolated.Ok ? "the parser process sent malformed data" : Isolated.Failure;
   return O;
 }
 
-} // namespace
+/// The edits and findings of the lexical rules inside Ranges of a file that
+/// an AST recovered from errors, where they do not touch what the AST did.
+FileFindings lexicalFillIn(const LexicalTranslator &Lexical, const FileReport &R,
+                           const FileFindings &FromAst) {
+  FileFindings Lexed;
+  std::set<std::string> IncludedHip;
+  for (const ByteRange &Range : FromAst.RecoveredRanges)
+    Lexical.translateRange(R.Original, Range.Begin, std::min<size_t>(Range.End, R.Original.size()),
+                           R.Input.Source, Lexed, IncludedHip);
+  auto OverlapsAst = [&](const Edit &E) {
+    return llvm::any_of(FromAst.Edits, [&](const Edit &A) {
+      return E.Offset < A.Offset + std::max(A.Length, 1u) &&
+             A.Offset < E.Offset + std::max(E.Length, 1u);
+    });
+  };
+  FileFindings Kept;
+  for (Edit &E : Lexed.Edits)
+    if (!OverlapsAst(E))
+      Kept.Edits.push_back(std::move(E));
+  for (Diagnostic &D : Lexed.Diagnostics)
+    if (llvm::none_of(FromAst.Diagnostics, [&](const Diagnostic &A) {
+          return A.Offset == D.Offset && A.CheckId == D.CheckId;
+        }))
+      Kept.Diagnostics.push_back(std::move(D));
+  return Kept;
+}
 
-RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Given) {
-  RunSettings Settings = Given; // ProjectMacros is filled below
-  auto Start = std::chrono::steady_clock::now();
-  RunResult Run;
-  Run.Files.reserve(Inputs.Files.size());
-  llvm::StringMap<size_t> IndexOf;
-  for (const InputFile &F : Inputs.Files) {
-    IndexOf[F.Source] = Run.Files.size();
-    FileReport R;
-    R.Input = F;
-    Run.Files.push_back(std::move(R));
+/// translateAll in named steps: read the inputs, parse waves of units,
+/// decide per file which result stands, apply the edits.
+class Pipeline {
+public:
+  Pipeline(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Given)
+      : Map(Map), Settings(Given), Lexical(Map, Settings.Translation) {
+    Run.Files.reserve(Inputs.Files.size());
+    for (const InputFile &F : Inputs.Files) {
+      IndexOf[F.Source] = Run.Files.size();
+      FileReport R;
+      R.Input = F;
+      Run.Files.push_back(std::move(R));
+    }
   }
 
-  LexicalTranslator Lexical(Map, Settings.Translation);
+  RunResult run() {
+    auto Start = std::chrono::steady_clock::now();
+    std::vector<size_t> Units, Headers;
+    readInputs(Units, Headers);
+    UseAst = Settings.Mode != ModeChoice::Lexical && Settings.Toolchain.found();
+    if (UseAst && Settings.SharePch)
+      Pchs.emplace(Map, Settings, IsTranslated);
+    settle(Units, parseWave(Units));
+    // Headers no cleanly parsed unit included are parsed on their own.
+    std::vector<size_t> Alone;
+    for (size_t I : Headers)
+      if (!takeFromIncluders(Run.Files[I]))
+        Alone.push_back(I);
+    settle(Alone, parseWave(Alone));
+    applyAll();
+    Run.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    return std::move(Run);
+  }
+
+private:
+  void readInputs(std::vector<size_t> &Units, std::vector<size_t> &Headers);
+  std::vector<UnitOutcome> parseWave(const std::vector<size_t> &Wave);
+  std::vector<UnitOutcome> parseIsolated(const std::vector<size_t> &Wave,
+                                         const std::vector<PchPlanner::Choice> &Choices);
+  std::vector<UnitOutcome> parseInProcess(const std::vector<size_t> &Wave,
+                                          const std::vector<PchPlanner::Choice> &Choices);
+  void settle(const std::vector<size_t> &Wave, std::vector<UnitOutcome> Outcomes);
+  void takeRecovered(FileReport &R, TranslationResult &Result);
+  bool takeFromIncluders(FileReport &R);
+  void collect(const TranslationResult &Result);
+  void translateLexically(FileReport &R, ParseFailure Failure, std::string Reason);
+  void applyAll();
+  void addFinding(const FileReport &R, unsigned Offset, const char *CheckId, Severity Level,
+                  std::string Message) {
+    FileFindings Sink;
+    cu2dcu::addFinding(Sink, R.Original, R.Input.Display, Offset, CheckId, Level,
+                       std::move(Message));
+    Diagnostics.push_back(Sink.Diagnostics.front());
+  }
+
+  const ApiMap &Map;
+  RunSettings Settings;
+  LexicalTranslator Lexical;
+  RunResult Run;
+  llvm::StringMap<size_t> IndexOf;
+  bool UseAst = false;
+  std::optional<PchPlanner> Pchs;
+  std::function<bool(const std::string &)> IsTranslated = [this](const std::string &Path) {
+    auto It = IndexOf.find(Path);
+    return It != IndexOf.end() && Run.Files[It->second].Input.Action == FileAction::Translate;
+  };
+  std::map<std::string, std::vector<Edit>> EditsByFile;
+  std::vector<Diagnostic> Diagnostics;
+  /// Files a clean AST covered, with the unit that covered them first.
+  std::map<std::string, std::string> CleanIncluder;
+  /// Files a recovered AST covered (and no clean one): the unit whose
+  /// result stands for them, and whether they hold recovered code.
+  std::map<std::string, std::pair<std::string, bool>> RecoveredIncluder;
+};
+
+void Pipeline::readInputs(std::vector<size_t> &Units, std::vector<size_t> &Headers) {
   // Read every file to translate; decide which need a parse at all.
   StageClock DiscoverClock;
-  std::vector<size_t> Units, Headers;
   for (size_t I = 0; I < Run.Files.size(); ++I) {
     FileReport &R = Run.Files[I];
     auto Text = readInputFile(R.Input.Source);
@@ -212,6 +311,10 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
     if (!Lexical.mentionsCuda(R.Original)) {
       R.Mode = ParseMode::None;
       R.ModeReason = "no CUDA found";
+      // Nothing to translate, but a warp size may still be defined here.
+      TranslationResult Scanned;
+      scanWave64Lexically(R.Original, R.Input.Source, Scanned.at(R.Input.Source));
+      collect(Scanned);
       continue;
     }
     (R.Input.IsHeader ? Headers : Units).push_back(I);
@@ -219,151 +322,234 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
   Run.Times[Stage::Discover] += DiscoverClock.stop(Run.Files.size());
   // The project's own macros, for the lexical pass (core/Options.h).
   auto Macros = std::make_shared<std::set<std::string>>();
+  auto Names = std::make_shared<std::set<std::string>>();
   for (const FileReport &R : Run.Files)
-    if (R.Status != FileStatus::Failed && R.Input.Action == FileAction::Translate)
+    if (R.Status != FileStatus::Failed && R.Input.Action == FileAction::Translate) {
       LexicalTranslator::collectMacroNames(R.Original, *Macros);
+      LexicalTranslator::collectDeclaredCudaLikeNames(R.Original, *Names);
+    }
   Settings.Translation.ProjectMacros = std::move(Macros);
+  Settings.Translation.ProjectNames = std::move(Names);
+}
 
-  auto IsTranslated = [&](const std::string &Path) {
-    auto It = IndexOf.find(Path);
-    return It != IndexOf.end() && Run.Files[It->second].Input.Action == FileAction::Translate;
-  };
-
-  std::map<std::string, std::vector<Edit>> EditsByFile;
-  std::vector<Diagnostic> Diagnostics;
-  std::set<std::string> CoveredByAst;
-  auto Collect = [&](const TranslationResult &Result) {
-    for (const auto &[Path, Findings] : Result.Files) {
-      auto &Edits = EditsByFile[Path];
-      Edits.insert(Edits.end(), Findings.Edits.begin(), Findings.Edits.end());
-      for (Diagnostic D : Findings.Diagnostics) {
-        auto It = IndexOf.find(Path);
-        if (It != IndexOf.end())
-          D.File = Run.Files[It->second].Input.Display;
-        Diagnostics.push_back(std::move(D));
-      }
-    }
-  };
-  auto TranslateLexically = [&](FileReport &R, std::string Reason) {
-    StageClock Clock;
-    R.Mode = ParseMode::Lexical;
-    R.ModeReason = std::move(Reason);
-    TranslationResult Result;
-    Lexical.translateFile(R.Original, R.Input.Source, Result.at(R.Input.Source));
-    Collect(Result);
-    Run.Times[Stage::Match] += Clock.stop();
-  };
-
-  const bool UseAst = Settings.Mode != ModeChoice::Lexical && Settings.Toolchain.found();
-  std::optional<PchPlanner> Pchs;
-  if (UseAst && Settings.SharePch)
-    Pchs.emplace(Map, Settings, IsTranslated);
-  auto RunWave = [&](const std::vector<size_t> &Wave) {
-    std::vector<UnitOutcome> Outcomes(Wave.size());
-    // The shared PCHs for this wave (built before its units are parsed).
-    std::vector<PchPlanner::Choice> Choices(Wave.size());
-    if (Pchs && Wave.size() > 1) {
-      std::vector<const InputFile *> Files;
-      std::vector<const std::string *> Texts;
-      for (size_t I : Wave) {
-        Files.push_back(&Run.Files[I].Input);
-        Texts.push_back(&Run.Files[I].Original);
-      }
-      Choices = Pchs->prepare(Files, Texts, Run.Times);
-    }
-    if (UseAst && Settings.ParseTimeoutSeconds > 0) {
-      // Each parse in a child process: a hang or a crash costs the file its
-      // AST translation, not the run (docs/robustness.md).
-      size_t Done = 0;
-      auto Results = runIsolated(
-          Wave.size(), Settings.Jobs, Settings.ParseTimeoutSeconds,
-          [&](size_t W) {
-            return encodeOutcome(translateUnit(Run.Files[Wave[W]].Input, Map, Settings,
-                                               IsTranslated, &Choices[W]));
-          },
-          [&](size_t W) { return Run.Files[Wave[W]].Input.Source; },
-          [&](size_t) {
-            if (Settings.OnProgress)
-              Settings.OnProgress(++Done, Wave.size());
-          });
-      // A parser process that died with a PCH (a crash in clang's PCH
-      // reading) is run again without: the output must not depend on the
-      // PCH. A timeout is not, as the parse without a PCH only takes longer.
-      std::vector<size_t> Again;
-      for (size_t W = 0; W < Wave.size(); ++W)
-        if (!Results[W].Ok && Choices[W].Pch &&
-            !llvm::StringRef(Results[W].Failure).starts_with("parsing timed out"))
-          Again.push_back(W);
-      auto Retried = runIsolated(
-          Again.size(), Settings.Jobs, Settings.ParseTimeoutSeconds,
-          [&](size_t A) {
-            return encodeOutcome(
-                translateUnit(Run.Files[Wave[Again[A]]].Input, Map, Settings, IsTranslated));
-          },
-          [&](size_t A) { return Run.Files[Wave[Again[A]]].Input.Source; }, nullptr);
-      for (size_t A = 0; A < Again.size(); ++A)
-        Results[Again[A]] = std::move(Retried[A]);
-      for (size_t W = 0; W < Wave.size(); ++W)
-        Outcomes[W] = decodeOutcome(Results[W], Run.Files[Wave[W]].Input.Display);
-      for (size_t W : Again)
-        Outcomes[W].PchRejected = true;
-    } else if (UseAst) {
-      llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Settings.Jobs)));
-      std::mutex ProgressMutex;
-      size_t Done = 0;
-      for (size_t W = 0; W < Wave.size(); ++W)
-        Pool.async([&, W] {
-          Outcomes[W] = translateUnit(Run.Files[Wave[W]].Input, Map, Settings, IsTranslated,
-                                      &Choices[W]);
-          if (Settings.OnProgress) {
-            std::lock_guard<std::mutex> Lock(ProgressMutex);
-            Settings.OnProgress(++Done, Wave.size());
-          }
-        });
-      Pool.wait();
-    }
-    // Merge in input order so the output does not depend on -j.
-    for (size_t W = 0; W < Wave.size(); ++W) {
-      FileReport &R = Run.Files[Wave[W]];
-      if (UseAst) {
-        Run.Times[Stage::Parse] += Outcomes[W].Parse;
-        Run.Times[Stage::Match] += Outcomes[W].Match;
-        Run.Times.PchUnits += Outcomes[W].UsedPch;
-        Run.Times.PchRejected += Outcomes[W].PchRejected;
-      }
-      if (!UseAst && Settings.Mode == ModeChoice::Lexical) {
-        TranslateLexically(R, "--mode=lexical");
-        continue;
-      }
-      if (!UseAst || !Outcomes[W].Parsed) {
-        // A fallback the user did not ask for is worth a note on the file.
-        TranslateLexically(R, UseAst ? Outcomes[W].Result.FallbackReason
-                                     : "no CUDA headers: " + Settings.Toolchain.Why);
-        FileFindings Sink;
-        addFinding(Sink, R.Original, R.Input.Display, 0, check_ids::ParseFallback, Severity::Note,
-                   "translated lexically: " + R.ModeReason);
-        Diagnostics.push_back(Sink.Diagnostics.front());
-        continue;
-      }
-      R.Mode = ParseMode::Ast;
-      R.ModeReason.clear();
-      for (const auto &[Path, Findings] : Outcomes[W].Result.Files)
-        CoveredByAst.insert(Path);
-      CoveredByAst.insert(R.Input.Source);
-      Collect(Outcomes[W].Result);
-    }
-  };
-  RunWave(Units);
-  // Headers no source file included are parsed on their own.
-  std::vector<size_t> Uncovered;
-  for (size_t I : Headers) {
-    if (CoveredByAst.count(Run.Files[I].Input.Source))
-      Run.Files[I].Mode = ParseMode::Ast;
-    else
-      Uncovered.push_back(I);
+std::vector<UnitOutcome> Pipeline::parseWave(const std::vector<size_t> &Wave) {
+  if (!UseAst) {
+    std::vector<UnitOutcome> None(Wave.size());
+    for (UnitOutcome &O : None)
+      O.Result.Mode = ParseMode::Lexical;
+    return None;
   }
-  RunWave(Uncovered);
+  // The shared PCHs for this wave (built before its units are parsed).
+  std::vector<PchPlanner::Choice> Choices(Wave.size());
+  if (Pchs && Wave.size() > 1) {
+    std::vector<const InputFile *> Files;
+    std::vector<const std::string *> Texts;
+    for (size_t I : Wave) {
+      Files.push_back(&Run.Files[I].Input);
+      Texts.push_back(&Run.Files[I].Original);
+    }
+    Choices = Pchs->prepare(Files, Texts, Run.Times);
+  }
+  std::vector<UnitOutcome> Outcomes = Settings.ParseTimeoutSeconds > 0
+                                          ? parseIsolated(Wave, Choices)
+                                          : parseInProcess(Wave, Choices);
+  for (const UnitOutcome &O : Outcomes) {
+    Run.Times[Stage::Parse] += O.Parse;
+    Run.Times[Stage::Match] += O.Match;
+    Run.Times.PchUnits += O.UsedPch;
+    Run.Times.PchRejected += O.PchRejected;
+  }
+  return Outcomes;
+}
 
+std::vector<UnitOutcome>
+Pipeline::parseIsolated(const std::vector<size_t> &Wave,
+                        const std::vector<PchPlanner::Choice> &Choices) {
+  // Each parse in a child process: a hang or a crash costs the file its AST
+  // translation, not the run (docs/robustness.md).
+  size_t Done = 0;
+  auto Parse = [&](const std::vector<size_t> &Which, bool WithPch) {
+    return runIsolated(
+        Which.size(), Settings.Jobs, Settings.ParseTimeoutSeconds,
+        [&](size_t K) {
+          size_t W = Which[K];
+          return encodeOutcome(translateUnit(Run.Files[Wave[W]].Input, Map, Settings,
+                                             IsTranslated, WithPch ? &Choices[W] : nullptr));
+        },
+        [&](size_t K) { return Run.Files[Wave[Which[K]]].Input.Source; },
+        [&](size_t) {
+          if (Settings.OnProgress && WithPch)
+            Settings.OnProgress(++Done, Wave.size());
+        });
+  };
+  std::vector<size_t> All(Wave.size());
+  std::iota(All.begin(), All.end(), 0);
+  auto Results = Parse(All, true);
+  // A parser process that died with a PCH (a crash in clang's PCH reading)
+  // is run again without: the output must not depend on the PCH. A timeout
+  // is not, as the parse without a PCH only takes longer.
+  std::vector<size_t> Again;
+  for (size_t W = 0; W < Wave.size(); ++W)
+    if (!Results[W].Ok && Choices[W].Pch && !Results[W].TimedOut)
+      Again.push_back(W);
+  auto Retried = Parse(Again, false);
+  for (size_t A = 0; A < Again.size(); ++A)
+    Results[Again[A]] = std::move(Retried[A]);
+  std::vector<UnitOutcome> Outcomes(Wave.size());
+  for (size_t W = 0; W < Wave.size(); ++W)
+    Outcomes[W] = decodeOutcome(Results[W], Run.Files[Wave[W]].Input.Display);
+  for (size_t W : Again)
+    Outcomes[W].PchRejected = true;
+  return Outcomes;
+}
+
+std::vector<UnitOutcome>
+Pipeline::parseInProcess(const std::vector<size_t> &Wave,
+                         const std::vector<PchPlanner::Choice> &Choices) {
+  std::vector<UnitOutcome> Outcomes(Wave.size());
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Settings.Jobs)));
+  std::mutex ProgressMutex;
+  size_t Done = 0;
+  for (size_t W = 0; W < Wave.size(); ++W)
+    Pool.async([&, W] {
+      Outcomes[W] =
+          translateUnit(Run.Files[Wave[W]].Input, Map, Settings, IsTranslated, &Choices[W]);
+      if (Settings.OnProgress) {
+        std::lock_guard<std::mutex> Lock(ProgressMutex);
+        Settings.OnProgress(++Done, Wave.size());
+      }
+    });
+  Pool.wait();
+  return Outcomes;
+}
+
+/// Decides, in input order (so the output does not depend on -j), which
+/// result stands for each unit of a wave: its own clean AST; else the clean
+/// AST of a unit that includes it; else a recovered AST (its own or an
+/// includer's) with the lexical rules filling in; else the lexical pass.
+/// Each file takes its edits from one result only.
+void Pipeline::settle(const std::vector<size_t> &Wave, std::vector<UnitOutcome> Outcomes) {
+  for (size_t W = 0; W < Wave.size(); ++W) {
+    FileReport &R = Run.Files[Wave[W]];
+    R.CpuSeconds = Outcomes[W].Parse.Cpu + Outcomes[W].Match.Cpu;
+    if (Outcomes[W].Result.Mode != ParseMode::Ast)
+      continue;
+    R.Mode = ParseMode::Ast;
+    R.ModeReason.clear();
+    for (const auto &Entry : Outcomes[W].Result.Files)
+      CleanIncluder.emplace(Entry.first, R.Input.Display);
+    CleanIncluder.emplace(R.Input.Source, R.Input.Display);
+    collect(Outcomes[W].Result);
+  }
+  // Recovered units that another recovered unit includes (a .cu file meant
+  // to be #included) take that unit's result: their context is the includer.
+  std::set<std::string> IncludedByRecovered;
+  for (size_t W = 0; W < Wave.size(); ++W)
+    if (Outcomes[W].Result.Mode == ParseMode::AstRecovered)
+      for (const auto &Entry : Outcomes[W].Result.Files)
+        if (Entry.first != Run.Files[Wave[W]].Input.Source)
+          IncludedByRecovered.insert(Entry.first);
+  for (bool Included : {false, true})
+    for (size_t W = 0; W < Wave.size(); ++W)
+      if (Outcomes[W].Result.Mode == ParseMode::AstRecovered &&
+          IncludedByRecovered.count(Run.Files[Wave[W]].Input.Source) == Included)
+        takeRecovered(Run.Files[Wave[W]], Outcomes[W].Result);
+  for (size_t W = 0; W < Wave.size(); ++W) {
+    FileReport &R = Run.Files[Wave[W]];
+    const UnitOutcome &O = Outcomes[W];
+    if (O.hasAst() || takeFromIncluders(R))
+      continue;
+    if (!UseAst) {
+      bool Asked = Settings.Mode == ModeChoice::Lexical;
+      translateLexically(R, Asked ? ParseFailure::Requested : ParseFailure::NoToolchain,
+                         Asked ? "--mode=lexical"
+                               : "no CUDA headers: " + Settings.Toolchain.Why);
+      continue;
+    }
+    translateLexically(R, O.Result.Failure, O.Result.FallbackReason);
+  }
+}
+
+/// A unit whose AST clang recovered from errors: what it found in each file
+/// no other result has covered, with the lexical rules filling in where the
+/// AST was recovered.
+void Pipeline::takeRecovered(FileReport &R, TranslationResult &Result) {
+  if (takeFromIncluders(R))
+    return;
+  R.Mode = ParseMode::AstRecovered;
+  R.Failure = Result.Failure;
+  R.ModeReason = Result.FallbackReason;
+  TranslationResult Taken;
+  for (auto &[Path, Findings] : Result.Files) {
+    if (CleanIncluder.count(Path) || RecoveredIncluder.count(Path))
+      continue;
+    RecoveredIncluder[Path] = {R.Input.Display, !Findings.RecoveredRanges.empty()};
+    auto It = IndexOf.find(Path);
+    if (It != IndexOf.end() && !Findings.RecoveredRanges.empty()) {
+      FileFindings Lexed = lexicalFillIn(Lexical, Run.Files[It->second], Findings);
+      llvm::append_range(Findings.Edits, Lexed.Edits);
+      llvm::append_range(Findings.Diagnostics, Lexed.Diagnostics);
+    }
+    Taken.Files[Path] = std::move(Findings);
+  }
+  RecoveredIncluder[R.Input.Source] = {R.Input.Display, true};
+  collect(Taken);
+  addFinding(R, 0, check_ids::ParseFallback, Severity::Note,
+             "parsed with errors; the lexical rules filled in where clang recovered: " +
+                 R.ModeReason);
+}
+
+/// A file that the AST of another unit covered: cleanly, or recovered.
+bool Pipeline::takeFromIncluders(FileReport &R) {
+  auto Clean = CleanIncluder.find(R.Input.Source);
+  if (Clean != CleanIncluder.end()) {
+    R.Mode = ParseMode::Ast;
+    R.Failure = ParseFailure::None;
+    R.ModeReason.clear();
+    if (Clean->second != R.Input.Display)
+      R.ModeReason = "parsed where " + Clean->second + " includes it";
+    return true;
+  }
+  auto Recovered = RecoveredIncluder.find(R.Input.Source);
+  if (Recovered == RecoveredIncluder.end())
+    return false;
+  const auto &[Includer, HasErrors] = Recovered->second;
+  R.Mode = HasErrors ? ParseMode::AstRecovered : ParseMode::Ast;
+  R.Failure = HasErrors ? ParseFailure::Errors : ParseFailure::None;
+  R.ModeReason = "parsed where " + Includer + " (which has errors) includes it";
+  return true;
+}
+
+void Pipeline::collect(const TranslationResult &Result) {
+  for (const auto &[Path, Findings] : Result.Files) {
+    auto &Edits = EditsByFile[Path];
+    Edits.insert(Edits.end(), Findings.Edits.begin(), Findings.Edits.end());
+    auto It = IndexOf.find(Path);
+    for (Diagnostic D : Findings.Diagnostics) {
+      if (It != IndexOf.end())
+        D.File = Run.Files[It->second].Input.Display;
+      Diagnostics.push_back(std::move(D));
+    }
+  }
+}
+
+void Pipeline::translateLexically(FileReport &R, ParseFailure Failure, std::string Reason) {
+  StageClock Clock;
+  R.Mode = ParseMode::Lexical;
+  R.Failure = Failure;
+  R.ModeReason = std::move(Reason);
+  TranslationResult Result;
+  Lexical.translateFile(R.Original, R.Input.Source, Result.at(R.Input.Source));
+  scanWave64Lexically(R.Original, R.Input.Source, Result.at(R.Input.Source));
+  collect(Result);
+  Run.Times[Stage::Match] += Clock.stop();
+  // A fallback the user did not ask for is worth a note on the file.
+  if (Failure != ParseFailure::Requested)
+    addFinding(R, 0, check_ids::ParseFallback, Severity::Note,
+               "translated lexically: " + R.ModeReason);
+}
+
+void Pipeline::applyAll() {
   StageClock RewriteClock;
   for (FileReport &R : Run.Files) {
     if (R.Status == FileStatus::Failed)
@@ -375,18 +561,14 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
       continue;
     }
     AppliedEdits Applied = applyEdits(R.Input.Source, R.Original, EditsByFile[R.Input.Source]);
-    for (const Edit &E : Applied.Conflicting) {
-      FileFindings Sink;
-      addFinding(Sink, R.Original, R.Input.Display, E.Offset, check_ids::Launch, Severity::Warning,
+    for (const Edit &E : Applied.Conflicting)
+      addFinding(R, E.Offset, check_ids::Launch, Severity::Warning,
                  "conflicting edits at this location; kept the first, dropped '" + E.Text + "'");
-      Diagnostics.push_back(Sink.Diagnostics.front());
-    }
     R.Translated = std::move(Applied.Text);
     R.LinesChanged = countChangedLines(R.Original, Applied.Applied);
     R.Applied = std::move(Applied.Applied);
     R.Status = R.Translated == R.Original ? FileStatus::Unchanged : FileStatus::Translated;
   }
-
   std::sort(Diagnostics.begin(), Diagnostics.end());
   Diagnostics.erase(std::unique(Diagnostics.begin(), Diagnostics.end()), Diagnostics.end());
   // A map note is worth reading once per file, at the first use.
@@ -399,8 +581,12 @@ RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSett
                     Diagnostics.end());
   Run.Diagnostics = std::move(Diagnostics);
   Run.Times[Stage::Rewrite] += RewriteClock.stop(Run.Files.size());
-  Run.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-  return Run;
+}
+
+} // namespace
+
+RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings) {
+  return Pipeline(Inputs, Map, Settings).run();
 }
 
 } // namespace cu2dcu

@@ -27,7 +27,9 @@ struct FileReport {
   InputFile Input;
   FileStatus Status = FileStatus::Copied;
   ParseMode Mode = ParseMode::Copy;
-  std::string ModeReason; // why lexical was used, or why the file failed
+  ParseFailure Failure = ParseFailure::None; // why not a clean AST
+  std::string ModeReason; // the first parse error, why lexical was used, or why the file failed
+  double CpuSeconds = 0;  // parsing and matching it as its own unit
   std::string Original;
   std::string Translated;
   std::vector<Edit> Applied;

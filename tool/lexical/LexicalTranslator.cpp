@@ -295,7 +295,9 @@ void Pass::code(const TokenList &T) {
 /// Whether the identifier at I is being declared: `TYPE NAME =`, `TYPE
 /// NAME(`, ... A declaration of a name the maps know is the user's own
 /// (a polyfill, a parameter, a lambda), which the AST mode leaves alone too.
-bool Pass::isDeclaredHere(const TokenList &T, size_t I) const {
+/// Whether T[I] is the name in a declaration: `type NAME(`, `type NAME =`,
+/// `type NAME;` and the like, not `return NAME(`.
+bool isDeclaredAt(const std::string &Text, const TokenList &T, size_t I) {
   if (I == 0 || I + 1 >= T.size() || T[I - 1].Kind != tok::raw_identifier)
     return false;
   switch (T[I + 1].Kind) {
@@ -310,8 +312,10 @@ bool Pass::isDeclaredHere(const TokenList &T, size_t I) const {
   default:
     return false;
   }
-  return !isExpressionKeyword(spelling(T[I - 1]));
+  return !isExpressionKeyword(cleanSpelling(Text, T[I - 1]));
 }
+
+bool Pass::isDeclaredHere(const TokenList &T, size_t I) const { return isDeclaredAt(Text, T, I); }
 
 void Pass::name(const TokenList &T, size_t I) {
   // Member names (prop.major) are not APIs.
@@ -346,7 +350,8 @@ void Pass::name(const TokenList &T, size_t I) {
       symbolArgument(T, I, *Entry);
     return;
   }
-  if (looksLikeCudaName(Name) && !isProjectMacro(Name) && !DeclaredNames.count(Name))
+  if (looksLikeCudaName(Name) && !isProjectMacro(Name) && !DeclaredNames.count(Name) &&
+      !(Options.ProjectNames && Options.ProjectNames->count(Name)))
     addFinding(Out, Text, Path, T[I].Offset, check_ids::Unmapped, Severity::Warning,
                "'" + Name + "' looks like a CUDA API but no map entry covers it; left unchanged");
 }
@@ -902,6 +907,17 @@ void LexicalTranslator::collectMacroNames(const std::string &Text, std::set<std:
         Tokens[I + 1].Kind == tok::raw_identifier && cleanSpelling(Text, Tokens[I + 1]) == "define" &&
         Tokens[I + 2].Kind == tok::raw_identifier)
       Names.insert(cleanSpelling(Text, Tokens[I + 2]));
+}
+
+void LexicalTranslator::collectDeclaredCudaLikeNames(const std::string &Text,
+                                                     std::set<std::string> &Names) {
+  std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
+  for (size_t I = 0; I < Tokens.size(); ++I)
+    if (Tokens[I].Kind == tok::raw_identifier && isDeclaredAt(Text, Tokens, I)) {
+      std::string Name = cleanSpelling(Text, Tokens[I]);
+      if (looksLikeCudaName(Name))
+        Names.insert(std::move(Name));
+    }
 }
 
 void LexicalTranslator::translateRange(const std::string &Text, unsigned Begin, unsigned End,

@@ -44,6 +44,9 @@ public:
 
   /// Names of the macros Text #defines (for TranslationOptions::ProjectMacros).
   static void collectMacroNames(const std::string &Text, std::set<std::string> &Names);
+  /// Names Text declares that look like CUDA's (a cudaCheck helper): for
+  /// TranslationOptions::ProjectNames.
+  static void collectDeclaredCudaLikeNames(const std::string &Text, std::set<std::string> &Names);
 
 private:
   const ApiMap &Map;

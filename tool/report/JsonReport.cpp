@@ -18,6 +18,24 @@ llvm::json::Object countsOf(const std::map<std::string, unsigned> &Counts) {
   return O;
 }
 
+/// How the wave64 checks looked at a file: on its AST, token by token, or
+/// not at all (copied, failed).
+llvm::json::Value wave64ScanName(const FileReport &F) {
+  if (F.Input.Action != FileAction::Translate || F.Status == FileStatus::Failed)
+    return nullptr;
+  switch (F.Mode) {
+  case ParseMode::Ast:
+  case ParseMode::AstRecovered:
+    return "ast";
+  case ParseMode::Lexical:
+  case ParseMode::None:
+    return "token";
+  case ParseMode::Copy:
+    break;
+  }
+  return nullptr;
+}
+
 } // namespace
 
 llvm::json::Value buildJsonReport(const ReportContext &C) {
@@ -39,6 +57,11 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                          {"action", F.Input.Action == FileAction::Translate ? "translate" : "copy"},
                          {"header", F.Input.IsHeader},
                          {"parseMode", parseModeName(F.Mode)},
+                         {"parseFailure", F.Failure == ParseFailure::None
+                                              ? llvm::json::Value(nullptr)
+                                              : llvm::json::Value(parseFailureName(F.Failure))},
+                         {"cpuSeconds", F.CpuSeconds},
+                         {"wave64", wave64ScanName(F)},
                          {"linesChanged", F.LinesChanged},
                          {"edits", static_cast<int64_t>(F.Applied.size())},
                          {"findings", FindingsPerFile[F.Input.Display]}};
@@ -71,6 +94,7 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                          {"column", D.Column},
                          {"offset", D.Offset},
                          {"message", D.Message},
+                         {"confidence", D.LowConfidence ? "low" : "high"},
                          {"fixes", std::move(Fixes)},
                          {"fingerprint", States.Fingerprints[I]},
                          {"helpUri", helpUri(C.DocsBase, D.CheckId)}};
@@ -93,7 +117,9 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                                    {"unchanged", S.Unchanged},
                                    {"copied", S.Copied},
                                    {"failed", S.Failed}}},
-      {"parsed", llvm::json::Object{{"ast", S.AstFiles}, {"lexical", S.LexicalFiles}}},
+      {"parsed", llvm::json::Object{{"ast", S.AstFiles},
+                                     {"astRecovered", S.RecoveredFiles},
+                                     {"lexical", S.LexicalFiles}}},
       {"apiRenames", S.ApiRenames},
       {"apiRenamesByFamily", countsOf(S.RenamesByFamily)},
       {"apiRenamesByName", countsOf(S.RenamesByName)},

@@ -145,6 +145,8 @@ llvm::json::Value buildSarifReport(const ReportContext &C) {
         {"partialFingerprints", llvm::json::Object{{"cu2dcu/v1", States.Fingerprints[I]}}}};
     if (!Fixes.empty())
       Result["fixes"] = std::move(Fixes);
+    if (D.LowConfidence) // SARIF's rank: 0-100, how sure the tool is
+      Result["rank"] = 30.0;
     if (States.HasBaseline)
       Result["baselineState"] = States.Baselined[I] ? "unchanged" : "new";
     Results.push_back(std::move(Result));

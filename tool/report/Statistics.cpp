@@ -21,7 +21,9 @@ RunStatistics computeStatistics(const RunResult &Run) {
     }
     if (F.Input.Action == FileAction::Translate && F.Status != FileStatus::Failed &&
         F.Mode != ParseMode::None)
-      ++(F.Mode == ParseMode::Ast ? S.AstFiles : S.LexicalFiles);
+      ++(F.Mode == ParseMode::Ast            ? S.AstFiles
+         : F.Mode == ParseMode::AstRecovered ? S.RecoveredFiles
+                                             : S.LexicalFiles);
     S.LinesChanged += F.LinesChanged;
     for (const Edit &E : F.Applied) {
       if (E.Category == "launch")

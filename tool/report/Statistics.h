@@ -10,7 +10,7 @@ namespace cu2dcu {
 
 struct RunStatistics {
   unsigned Translated = 0, Unchanged = 0, Copied = 0, Failed = 0;
-  unsigned AstFiles = 0, LexicalFiles = 0;
+  unsigned AstFiles = 0, RecoveredFiles = 0, LexicalFiles = 0;
   unsigned Launches = 0, Includes = 0, Symbols = 0, ApiRenames = 0;
   unsigned Wave64Fixes = 0, LaunchBoundsRemoved = 0;
   unsigned LinesChanged = 0;

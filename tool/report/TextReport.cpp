@@ -69,15 +69,21 @@ void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostrea
   OS << "cu2dcu: " << Run.Files.size() << " files in " << llvm::format("%.2f", Run.Seconds)
      << " s: " << S.Translated << " translated, " << S.Unchanged << " unchanged, " << S.Copied
      << " copied, " << S.Failed << " failed\n";
-  OS << "  parsed: " << S.AstFiles << " with the AST, " << S.LexicalFiles << " lexically\n";
-  // Files translated lexically although the AST was asked for, and why (the
-  // first clang error, a timeout, a crash, missing CUDA headers).
-  std::map<std::string, std::vector<std::string>> Fallbacks;
+  OS << "  parsed: " << S.AstFiles << " with the AST, ";
+  if (S.RecoveredFiles)
+    OS << S.RecoveredFiles << " with an AST recovered from errors, ";
+  OS << S.LexicalFiles << " lexically\n";
+  // Files translated lexically although the AST was asked for, or from a
+  // recovered AST, and why (the first clang error, a timeout, a crash,
+  // missing CUDA headers).
+  std::map<std::pair<ParseMode, std::string>, std::vector<std::string>> Fallbacks;
   for (const FileReport &F : Run.Files)
-    if (F.Mode == ParseMode::Lexical && !F.ModeReason.empty() && F.ModeReason != "--mode=lexical")
-      Fallbacks[F.ModeReason].push_back(F.Input.Display);
-  for (const auto &[Reason, Files] : Fallbacks) {
-    OS << "  lexical: ";
+    if ((F.Mode == ParseMode::Lexical || F.Mode == ParseMode::AstRecovered) &&
+        !F.ModeReason.empty() && F.Failure != ParseFailure::Requested)
+      Fallbacks[{F.Mode, F.ModeReason}].push_back(F.Input.Display);
+  for (const auto &[Key, Files] : Fallbacks) {
+    const auto &[Mode, Reason] = Key;
+    OS << (Mode == ParseMode::Lexical ? "  lexical: " : "  recovered: ");
     for (size_t I = 0; I < Files.size() && I < 5; ++I)
       OS << (I ? ", " : "") << Files[I];
     if (Files.size() > 5)

@@ -1,0 +1,589 @@
+#!/usr/bin/env python3
+"""Corpus benchmark: translate each HeCBench CUDA benchmark with cu2dcu and
+measure the result (docs/corpus.md).
+
+For every benchmark NAME of the corpus (NAME-cuda/ and its hand-written port
+NAME-hip/) it records, per file, the parse mode, fallback reason, parser
+crash or timeout, CPU time and wave64 findings; then it syntax-checks every
+translated translation unit and its hand-written twin with
+`hipcc --offload-arch=gfx906 -fsyntax-only`, and counts CUDA identifiers left
+in the output. It writes one JSON document and prints a Markdown summary.
+
+This is a benchmark command, not a test: it exits 0 whatever it measured.
+Exit codes: 0 done, 2 usage error or hipcc missing, 77 corpus absent.
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SKIP_CODE = 77
+SOURCE_EXTS = (".cu", ".cpp", ".cc", ".cxx", ".c")
+TWIN_EXTS = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c")
+HEADER_EXTS = (".cuh", ".h", ".hpp", ".hh", ".inl", ".inc")
+PARSED_MODES = ("ast", "ast-recovered", "lexical")
+TOOL_CRASH_CODE = 3
+COMPILE_TIMEOUT = 120
+TOP = 20
+DEFAULT_STD = "c++17"  # what nearly every HeCBench Makefile asks for
+
+RESIDUAL = re.compile(
+    r"\b(?:cuda[A-Z_]\w*|cuda\.h"
+    r"|cu(?:blas|fft|rand|sparse|solver|dnn|Ctx|Mem|Module|Launch|Device|Stream"
+    r"|Event|Func|Graph|Init|DriverGetVersion|Complex|Float|Double"
+    r"|C(?:abs|add|sub|mul|div|real|imag|conj|fma))\w*"
+    r"|(?:CUDA|CU|CUBLAS|CUFFT|CURAND|CUSPARSE)_\w+"
+    r"|CU[a-z]\w*|cub(?=\s*::)|__CUDA_ARCH__|__CUDACC__)\b")
+# A name the benchmark defines itself (a CUDA_CHECK macro, a cudaCheck
+# function) is the user's, not a missed CUDA API.
+USER_DEFINITION = re.compile(
+    r"#\s*define\s+(\w+)"
+    r"|\b(?:void|inline|static|bool|int|auto|struct|class|enum|union)\s+(\w+)(?=\s*[(;={\[,)])")
+# Comments, string and character literals; #include paths are kept.
+LITERAL_OR_COMMENT = re.compile(
+    r'(?P<include>^[ \t]*#[ \t]*include[ \t]*[<"][^>"\n]*[>"])'
+    r"|//[^\n]*|/\*.*?\*/"
+    r'|"(?:\\.|[^"\\\n])*"'
+    r"|'(?:\\.|[^'\\\n])*'",
+    re.S | re.M)
+MAKE_FLAG = re.compile(r"(?<!\S)(-I|-D|-std=)\s*(\S+)")
+MAKE_CONDITIONAL = re.compile(r"(ifeq|ifneq|ifdef|ifndef)\b")
+LOCATION = re.compile(r"^\S*?:\d+(?::\d+)?:\s*")
+ABSOLUTE_PATH = re.compile(r"(?<![\w.])(?:/[\w.+-]+)+")
+SOURCE_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+NUMBER = re.compile(r"\b\d+\b")
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", default=os.path.join(REPO, "..", "shared", "corpus", "hecbench"))
+    ap.add_argument("--tool", default=os.path.join(REPO, "build", "tool", "main", "cu2dcu"))
+    ap.add_argument("--hipcc", default="hipcc")
+    ap.add_argument("--out", default=os.path.join(REPO, "testsuite", "results", "corpus", "dev.json"))
+    ap.add_argument("--markdown", help="also write the summary table to this file")
+    ap.add_argument("--only", help="comma-separated benchmark names")
+    ap.add_argument("--limit", type=int, help="first N benchmarks only")
+    ap.add_argument("--jobs", type=int, default=1, help="benchmarks (and compiles) run in parallel")
+    ap.add_argument("--timeout", type=int, default=600, help="wall seconds per cu2dcu run")
+    ap.add_argument("--no-compile", action="store_true", help="skip the hipcc syntax checks")
+    ap.add_argument("--work", help="keep translated output here (default: a temporary folder)")
+    return ap.parse_args(argv)
+
+
+def benchmark_names(corpus, only, limit):
+    with open(os.path.join(corpus, "MANIFEST.json")) as f:
+        names = json.load(f)["benchmarks"]
+    if only:
+        wanted = only.split(",")
+        unknown = sorted(set(wanted) - set(names))
+        if unknown:
+            fail("not in the corpus manifest: " + ", ".join(unknown))
+        names = [n for n in names if n in wanted]
+    return names[:limit] if limit else names
+
+
+# --- flags -------------------------------------------------------------------
+
+def find_makefiles(bench_dir):
+    """The benchmark's Makefiles, the top one first (it may only run make in src/)."""
+    found = []
+    for root, dirs, files in os.walk(bench_dir):
+        dirs.sort()
+        if "Makefile" in files:
+            found.append(os.path.join(root, "Makefile"))
+    return sorted(found, key=lambda p: p.count(os.sep))
+
+
+def makefile_lines(path):
+    """Logical lines outside ifeq/ifdef blocks, comments removed."""
+    text = read_text(path).replace("\\\n", " ")
+    depth = 0
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if MAKE_CONDITIONAL.match(line):
+            depth += 1
+        elif line.startswith("endif"):
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            yield line
+
+
+def makefile_flags(bench_dir):
+    """-I (absolute, existing), -D and -std flags of the benchmark's Makefiles."""
+    defines, includes, stds = [], [], []
+    for makefile in find_makefiles(bench_dir):
+        base = os.path.dirname(makefile)
+        for line in makefile_lines(makefile):
+            for kind, value in MAKE_FLAG.findall(line):
+                if "$" in value or '"' in value or "'" in value:
+                    continue
+                if kind == "-D":
+                    defines.append(value)
+                elif kind == "-std=":
+                    stds.append(value)
+                elif os.path.isdir(os.path.join(base, value)):
+                    includes.append(os.path.normpath(os.path.join(base, value)))
+    return {"defines": unique(defines), "includes": unique(includes),
+            "std": stds[0] if stds else DEFAULT_STD}
+
+
+def header_dirs(root):
+    dirs = []
+    for here, subdirs, files in os.walk(root):
+        subdirs.sort()
+        if any(f.endswith(HEADER_EXTS) for f in files):
+            dirs.append(here)
+    return dirs
+
+
+def relocate(path, old_root, new_root):
+    """path under old_root moved to new_root; other paths unchanged."""
+    rel = os.path.relpath(path, old_root)
+    return path if rel.startswith("..") else os.path.normpath(os.path.join(new_root, rel))
+
+
+def compiler_flags(flags, include_dirs):
+    out = ["-std=" + flags["std"]] + ["-D" + d for d in flags["defines"]]
+    return out + ["-I" + d for d in unique(flags["includes"] + include_dirs)]
+
+
+def read_text(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def unique(items):
+    return list(dict.fromkeys(items))
+
+
+# --- translation -------------------------------------------------------------
+
+def run_measured(cmd, timeout, log_path):
+    """Runs cmd in its own process group; returns exit status, CPU and wall
+    seconds of it and its children, and whether the wall timeout killed it."""
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    expired = threading.Event()
+
+    def kill():
+        expired.set()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    timer = threading.Timer(timeout, kill)
+    start = time.monotonic()
+    timer.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return {"exitCode": proc.returncode,
+            "cpuSeconds": round(usage.ru_utime + usage.ru_stime, 3),
+            "wallSeconds": round(time.monotonic() - start, 3),
+            "timeout": expired.is_set() and os.WIFSIGNALED(status)}
+
+
+def translate(name, args, work):
+    """Runs cu2dcu on NAME-cuda; returns the benchmark's record."""
+    cuda_dir = os.path.join(args.corpus, name + "-cuda")
+    out_dir = os.path.join(work, name + "-out")
+    report_path = os.path.join(work, name + ".json")
+    flags = makefile_flags(cuda_dir)
+    shutil.rmtree(out_dir, ignore_errors=True)
+    cmd = [args.tool, cuda_dir, "-o", out_dir, "-j", "1", "--fail-on=never",
+           "--json", report_path, "--"] + compiler_flags(flags, header_dirs(cuda_dir))
+    tool = run_measured(cmd, args.timeout, os.path.join(work, name + ".log"))
+    tool["crash"] = not tool["timeout"] and (tool["exitCode"] == TOOL_CRASH_CODE
+                                             or tool["exitCode"] < 0)
+    if tool["exitCode"] not in (0, 1):
+        tool["log"] = tail(os.path.join(work, name + ".log"))
+    report = load_report(report_path)
+    record = {"name": name, "tool": tool, "makefileFlags": flags,
+              "files": file_records(report, out_dir),
+              "copiedFiles": sum(f["action"] == "copy" for f in report["files"])}
+    record["residual"] = residual_summary(record["files"])
+    return record
+
+
+def tail(path, lines=5):
+    return read_text(path).splitlines()[-lines:]
+
+
+def load_report(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {"files": [], "diagnostics": []}
+
+
+def file_records(report, out_dir):
+    wave64 = collections.Counter(d["file"] for d in report["diagnostics"]
+                                 if d["id"].startswith(("W64-", "CU2DCU-W64")))
+    records = [file_record(f, wave64[f["path"]]) for f in report["files"]
+               if f["action"] == "translate"]
+    counts = residual_counts(records, out_dir)
+    for r in records:
+        r["residual"] = counts.get(r["path"], {})
+    return sorted(records, key=lambda r: r["path"])
+
+
+def file_record(f, wave64_findings):
+    mode, reason = f["parseMode"], f["reason"] or ""
+    failure = f.get("parseFailure")
+    checked = f.get("wave64Checked")
+    if checked is None:
+        checked = mode in ("ast", "ast-recovered") or wave64_findings > 0
+    return {"path": f["path"], "header": f["header"], "status": f["status"],
+            "parseMode": mode, "reason": f["reason"], "parseFailure": failure,
+            "parseCrash": failure == "crash" or "crashed" in reason,
+            "parseTimeout": failure == "timeout" or "timed out" in reason,
+            "cpuSeconds": f.get("cpuSeconds"),
+            "wave64Checked": checked, "wave64Findings": wave64_findings}
+
+
+# --- residual CUDA identifiers -----------------------------------------------
+
+def code_text(text):
+    """text without comments and literals; #include paths stay."""
+    def keep(m):
+        return m.group("include") or ('""' if m.group(0)[0] in "\"'" else " ")
+    return LITERAL_OR_COMMENT.sub(keep, text)
+
+
+def residual_counts(records, out_dir):
+    """Per translated file: CUDA identifiers left in its output, except names
+    the benchmark defines itself."""
+    texts = {}
+    for r in records:
+        path = os.path.join(out_dir, r["path"])
+        if os.path.isfile(path):
+            texts[r["path"]] = code_text(read_text(path))
+    user = {a or b for t in texts.values() for a, b in USER_DEFINITION.findall(t)}
+    return {p: dict(collections.Counter(n for n in RESIDUAL.findall(t) if n not in user))
+            for p, t in texts.items()}
+
+
+def residual_summary(files):
+    total = collections.Counter()
+    for f in files:
+        total.update(f["residual"])
+    return {"count": sum(total.values()), "top": top(total, 10)}
+
+
+def top(counter, n):
+    return [[k, v] for k, v in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[:n]]
+
+
+# --- compile -----------------------------------------------------------------
+
+def compile_units(record, cuda_dir):
+    """Translated translation units: sources with CUDA in them that no other
+    file of the benchmark #includes."""
+    included = included_sources(cuda_dir)
+    return [f for f in record["files"]
+            if not f["header"] and f["path"].endswith(SOURCE_EXTS)
+            and f["parseMode"] in PARSED_MODES and os.path.basename(f["path"]) not in included]
+
+
+def included_sources(bench_dir):
+    """Base names of source files that some file of the benchmark #includes."""
+    names = set()
+    for root, _, files in os.walk(bench_dir):
+        for f in files:
+            if f.endswith(SOURCE_EXTS + HEADER_EXTS):
+                includes = SOURCE_INCLUDE.findall(read_text(os.path.join(root, f)))
+                names.update(os.path.basename(i) for i in includes if i.endswith(SOURCE_EXTS))
+    return names
+
+
+def find_twin(hip_dir, cuda_dir, rel):
+    """The hand-written file for rel, relative to hip_dir: the same path, else
+    the same stem in the same folder, else the only file with that stem
+    anywhere in the twin, else the CUDA file itself where the twin's Makefile
+    builds it from there (a port that reuses host-only code)."""
+    if os.path.isfile(os.path.join(hip_dir, rel)):
+        return rel
+    stem = os.path.splitext(rel)[0]
+    for ext in TWIN_EXTS:
+        if os.path.isfile(os.path.join(hip_dir, stem + ext)):
+            return stem + ext
+    base = os.path.basename(stem)
+    found = [os.path.relpath(os.path.join(root, f), hip_dir)
+             for root, _, files in os.walk(hip_dir) for f in files
+             if os.path.splitext(f)[0] == base and f.endswith(TWIN_EXTS)]
+    if len(found) == 1:
+        return found[0]
+    shared = os.path.join(cuda_dir, rel)
+    for makefile in find_makefiles(hip_dir):
+        if os.path.relpath(shared, os.path.dirname(makefile)) in read_text(makefile):
+            return os.path.relpath(shared, hip_dir)
+    return None
+
+
+def compile_tasks(record, args, work):
+    """(unit, side, source, flags, root) for the translated TUs and their
+    twins; errors name files relative to root."""
+    name = record["name"]
+    cuda_dir = os.path.join(args.corpus, name + "-cuda")
+    hip_dir = os.path.join(args.corpus, name + "-hip")
+    out_dir = os.path.join(work, name + "-out")
+    cuda_flags = record["makefileFlags"]
+    moved = dict(cuda_flags, includes=[relocate(p, cuda_dir, out_dir) for p in cuda_flags["includes"]])
+    out_flags = compiler_flags(moved, header_dirs(out_dir))
+    hip_flags = compiler_flags(makefile_flags(hip_dir), header_dirs(hip_dir))
+    units = [{"path": f["path"], "twin": find_twin(hip_dir, cuda_dir, f["path"])}
+             for f in compile_units(record, cuda_dir)]
+    record["compile"] = {"units": units}
+    tasks = []
+    for u in units:
+        tasks.append((u, "translated", os.path.join(out_dir, u["path"]), out_flags, out_dir))
+        if u["twin"]:
+            tasks.append((u, "twin", os.path.join(hip_dir, u["twin"]), hip_flags, args.corpus))
+        else:
+            u.update(twinOk=False, twinError="no hand-written twin found")
+    return tasks
+
+
+def hipcc_check(hipcc, source, flags, root):
+    """(ok, first error line) of hipcc -fsyntax-only on source; paths in the
+    error are relative to root."""
+    if not os.path.isfile(source):
+        return False, "no output file"
+    cmd = [hipcc, "--offload-arch=gfx906", "-fsyntax-only", "-x", "hip", "-w"] + flags + [source]
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, errors="replace",
+                            cwd=os.path.dirname(source), start_new_session=True)
+    try:
+        output, _ = proc.communicate(timeout=COMPILE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return False, "hipcc timed out (%d s)" % COMPILE_TIMEOUT
+    if proc.returncode == 0:
+        return True, None
+    errors = [l.strip().replace(root + os.sep, "") for l in output.splitlines() if "error:" in l]
+    return False, (errors[0] if errors else "hipcc exit %d" % proc.returncode)[:300]
+
+
+def run_compiles(records, args, work):
+    tasks = [t for r in records for t in compile_tasks(r, args, work)]
+
+    def check(task):
+        unit, side, source, flags, root = task
+        ok, error = hipcc_check(args.hipcc, source, flags, root)
+        unit.update({side + "Ok": ok, side + "Error": error})
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        list(pool.map(check, tasks))
+    for r in records:
+        units = r["compile"]["units"]
+        r["compile"]["translatedOk"] = bool(units) and all(u["translatedOk"] for u in units)
+        r["compile"]["comparable"] = bool(units) and all(u["twinOk"] for u in units)
+
+
+# --- summary -----------------------------------------------------------------
+
+def normalize(message):
+    """A reason or error without locations, paths and numbers, to group them."""
+    message = LOCATION.sub("", message.strip())
+    return NUMBER.sub("N", ABSOLUTE_PATH.sub("PATH", message))
+
+
+def percent(part, whole):
+    return round(100.0 * part / whole, 1) if whole else None
+
+
+def mode_table(files):
+    counts = collections.Counter(f["parseMode"] for f in files)
+    parsed = sum(counts[m] for m in PARSED_MODES)
+    return {"counts": dict(counts), "parsed": parsed,
+            "percent": {m: percent(counts[m], parsed) for m in PARSED_MODES}}
+
+
+def summarize(records, compiled):
+    files = [f for r in records for f in r["files"]]
+    parsed = [f for f in files if f["parseMode"] in PARSED_MODES]
+    cpu = sum(r["tool"]["cpuSeconds"] for r in records)
+    ast_like = sum(f["parseMode"] in ("ast", "ast-recovered") for f in parsed)
+    reasons = collections.Counter(
+        "%s: %s" % (f["parseMode"], normalize(f["reason"] or "no reason"))
+        for f in parsed if f["parseMode"] != "ast")
+    residual = collections.Counter()
+    for f in files:
+        residual.update(f["residual"])
+    return {
+        "benchmarks": len(records),
+        "files": {"sources": sum(not f["header"] for f in files),
+                  "headers": sum(f["header"] for f in files),
+                  "copied": sum(r["copiedFiles"] for r in records)},
+        "parseModes": {"sources": mode_table([f for f in files if not f["header"]]),
+                       "headers": mode_table([f for f in files if f["header"]]),
+                       "all": mode_table(files)},
+        "astSharePercent": percent(ast_like, len(parsed)),
+        "toolCrashes": sum(r["tool"]["crash"] for r in records),
+        "toolTimeouts": sum(r["tool"]["timeout"] for r in records),
+        "parseCrashes": sum(f["parseCrash"] for f in files),
+        "parseTimeouts": sum(f["parseTimeout"] for f in files),
+        "toolJobs": 1,
+        "cpuSeconds": round(cpu, 2),
+        "cpuSecondsPerFile": round(cpu / len(parsed), 3) if parsed else None,
+        "wallSeconds": round(sum(r["tool"]["wallSeconds"] for r in records), 2),
+        "wave64CheckedPercent": percent(sum(f["wave64Checked"] for f in parsed), len(parsed)),
+        "wave64Findings": sum(f["wave64Findings"] for f in files),
+        "residualIdentifiers": {"count": sum(residual.values()),
+                                "files": sum(bool(f["residual"]) for f in files),
+                                "top": top(residual, TOP)},
+        "topFallbackReasons": top(reasons, TOP),
+        "compile": compile_summary(records) if compiled else None,
+    }
+
+
+def compile_summary(records):
+    units = [u for r in records for u in r["compile"]["units"]]
+    comparable = [r for r in records if r["compile"]["comparable"]]
+    ok = sum(r["compile"]["translatedOk"] for r in comparable)
+    errors = collections.Counter(normalize(u["translatedError"])
+                                 for u in units if u["translatedError"])
+    return {"translatedUnits": len(units),
+            "translatedUnitsOk": sum(u["translatedOk"] for u in units),
+            "twinUnitsOk": sum(u["twinOk"] for u in units),
+            "comparablePairs": len(comparable),
+            "translatedPairsOk": ok,
+            "translatedPairsOkPercent": percent(ok, len(comparable)),
+            "topCompileErrors": top(errors, TOP)}
+
+
+def markdown(summary):
+    """The summary table, then the most common fallback reasons and errors."""
+    text = table(["metric", "value"], summary_rows(summary))
+    text += "\nTop fallback reasons:\n\n" + table(["files", "reason"], swap(summary["topFallbackReasons"]))
+    if summary["compile"]:
+        text += "\nTop first compile errors of translated units:\n\n" + table(
+            ["units", "error"], swap(summary["compile"]["topCompileErrors"]))
+    return text
+
+
+def summary_rows(summary):
+    rows = [("benchmarks", summary["benchmarks"]),
+            ("translatable files (sources / headers)", "%d / %d" % (
+                summary["files"]["sources"], summary["files"]["headers"]))]
+    for group in ("sources", "headers", "all"):
+        modes = summary["parseModes"][group]
+        shares = [fmt_share(modes["counts"].get(m, 0), modes["percent"][m]) for m in PARSED_MODES]
+        rows.append(("%s: AST / AST-recovered / lexical / no CUDA" % group,
+                     " / ".join(shares + [str(modes["counts"].get("none", 0))])))
+    rows += [("AST share (AST + AST-recovered) of parsed files", fmt_pct(summary["astSharePercent"])),
+             ("tool crashes / hangs", "%d / %d" % (summary["toolCrashes"], summary["toolTimeouts"])),
+             ("parser crashes / timeouts (fell back)", "%d / %d" % (
+                 summary["parseCrashes"], summary["parseTimeouts"])),
+             ("CPU s per file with CUDA (-j1)", summary["cpuSecondsPerFile"]),
+             ("CPU s total / wall s total", "%s / %s" % (summary["cpuSeconds"], summary["wallSeconds"])),
+             ("wave64 checked (of parsed files)", fmt_pct(summary["wave64CheckedPercent"])),
+             ("wave64 findings", summary["wave64Findings"]),
+             ("residual CUDA identifiers (files)", "%d (%d)" % (
+                 summary["residualIdentifiers"]["count"], summary["residualIdentifiers"]["files"]))]
+    c = summary["compile"]
+    if c:
+        rows += [("translated TUs compiling", "%d / %d" % (c["translatedUnitsOk"], c["translatedUnits"])),
+                 ("comparable pairs (all twin TUs compile)", c["comparablePairs"]),
+                 ("translated pairs compiling", "%d (%s)" % (
+                     c["translatedPairsOk"], fmt_pct(c["translatedPairsOkPercent"])))]
+    return rows
+
+
+def table(header, rows):
+    lines = ["| %s |" % " | ".join(header), "|%s" % ("---|" * len(header))]
+    for row in rows:
+        cells = ("n/a" if v is None else str(v).replace("|", "\\|") for v in row)
+        lines.append("| %s |" % " | ".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def swap(pairs):
+    return [(count, text) for text, count in pairs]
+
+
+def fmt_pct(value):
+    return "n/a" if value is None else "%.1f%%" % value
+
+
+def fmt_share(count, pct):
+    return "%d (%s)" % (count, fmt_pct(pct))
+
+
+# --- main --------------------------------------------------------------------
+
+def check_inputs(args):
+    if not os.path.isfile(os.path.join(args.corpus, "MANIFEST.json")):
+        print("corpus absent: not run (%s)" % args.corpus)
+        sys.exit(SKIP_CODE)
+    if not os.access(args.tool, os.X_OK):
+        fail("cu2dcu not found at %s (build it, or pass --tool)" % args.tool)
+    if not args.no_compile and not shutil.which(args.hipcc):
+        fail("hipcc not found (%s); install HIP (scripts/install-deps.sh) "
+             "or pass --no-compile" % args.hipcc)
+    args.hipcc = shutil.which(args.hipcc) or args.hipcc
+    args.corpus = os.path.abspath(args.corpus)
+    args.tool = os.path.abspath(args.tool)
+
+
+def fail(message):
+    print("error: " + message, file=sys.stderr)
+    sys.exit(2)
+
+
+def translate_all(names, args, work):
+    done = []
+
+    def one(name):
+        record = translate(name, args, work)
+        done.append(name)
+        print("[%d/%d] %s: exit %d, %.1f s CPU" % (len(done), len(names), name,
+              record["tool"]["exitCode"], record["tool"]["cpuSeconds"]), file=sys.stderr)
+        return record
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        return list(pool.map(one, names))
+
+
+def write_outputs(document, table, args):
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(document, f, indent=1, sort_keys=True)
+        f.write("\n")
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table)
+    print(table, end="")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    check_inputs(args)
+    names = benchmark_names(args.corpus, args.only, args.limit)
+    with tempfile.TemporaryDirectory(prefix="cu2dcu-corpus-") as tmp:
+        work = os.path.abspath(args.work) if args.work else tmp
+        os.makedirs(work, exist_ok=True)
+        records = translate_all(names, args, work)
+        if not args.no_compile:
+            run_compiles(records, args, work)
+    summary = summarize(records, not args.no_compile)
+    write_outputs({"summary": summary, "benchmarks": records}, markdown(summary), args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+#include "checks/LexicalWave64Scan.h"
+
+#include "checks/Wave64Check.h"
+#include "lexical/EntryTranslation.h"
+#include "lexical/RawTokens.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Regex.h"
+
+#include <optional>
+
+namespace cu2dcu {
+
+namespace {
+
+using clang::tok::TokenKind;
+namespace tok = clang::tok;
+
+constexpr const char *LowConfidenceNote = " (token-level finding: no AST, lower confidence)";
+
+class Scan {
+public:
+  Scan(const std::string &Text, const std::string &Path, FileFindings &Out)
+      : Text(Text), Path(Path), Out(Out), T(lexRaw(Text, 0, Text.size())) {}
+
+  void run() {
+    for (size_t I = 0; I < T.size(); ++I) {
+      if (T[I].Kind == tok::hash && T[I].StartsLine)
+        defineOf32(I);
+      else if (T[I].Kind == tok::raw_identifier)
+        identifier(I);
+      else if (isLaneOperator(I))
+        laneMath(I);
+    }
+  }
+
+private:
+  std::string spelling(size_t I) const {
+    return I < T.size() ? cleanSpelling(Text, T[I]) : std::string();
+  }
+  bool is(size_t I, TokenKind Kind) const { return I < T.size() && T[I].Kind == Kind; }
+  std::optional<uint64_t> number(size_t I) const {
+    if (!is(I, tok::numeric_constant))
+      return std::nullopt;
+    llvm::StringRef S = llvm::StringRef(spelling(I)).rtrim("uUlL");
+    uint64_t V;
+    if (S.getAsInteger(0, V))
+      return std::nullopt;
+    return V;
+  }
+  void report(size_t I, const char *Id, Severity Level, const std::string &Message) {
+    if (isSuppressed(Text, T[I].Offset, Id))
+      return;
+    addFinding(Out, Text, Path, T[I].Offset, Id, Level, Message + LowConfidenceNote);
+    Out.Diagnostics.back().LowConfidence = true;
+  }
+
+  static bool isWarpSizeName(llvm::StringRef Name) {
+    static const llvm::Regex Warp("warp_?size|^k?warp$|warp_?threads|threads_?per_?warp",
+                                  llvm::Regex::IgnoreCase);
+    return Warp.match(Name);
+  }
+
+  /// `#define WARP_SIZE 32`.
+  void defineOf32(size_t Hash) {
+    if (spelling(Hash + 1) != "define" || !is(Hash + 2, tok::raw_identifier) ||
+        !isWarpSizeName(spelling(Hash + 2)) || number(Hash + 3) != 32u)
+      return;
+    report(Hash + 3, "W64-LANE-MATH", Severity::Warning,
+           "'" + spelling(Hash + 2) + "' defines the warp size as 32; a wavefront has 64 "
+           "lanes (use warpSize)");
+  }
+
+  void identifier(size_t I) {
+    std::string Name = spelling(I);
+    // `const int kWarpSize = 32;`
+    if (isWarpSizeName(Name) && is(I + 1, tok::equal) && number(I + 2) == 32u && !is(I + 3, tok::period))
+      report(I + 2, "W64-LANE-MATH", Severity::Warning,
+             "'" + Name + "' holds the warp size 32; a wavefront has 64 lanes (use warpSize)");
+    else if (isWarpCall(Name) && is(I + 1, tok::l_paren))
+      maskArgument(I, Name);
+    else if ((Name == "asm" || Name == "__asm__" || Name == "__asm") )
+      inlinePtx(I);
+    else if (Name == "for" && is(I + 1, tok::l_paren))
+      shuffleLoop(I + 1);
+  }
+
+  static bool isWarpCall(llvm::StringRef Name) {
+    static const llvm::Regex Sync("^__(shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|uni|"
+                                  "match_any|match_all|reduce_[a-z]+)_sync$");
+    return Name == "__syncwarp" || Sync.match(Name);
+  }
+
+  /// `__shfl_down_sync(0xffffffff, ...)`: a 32-bit lane mask.
+  void maskArgument(size_t Name, const std::string &Callee) {
+    size_t First = Name + 2, End = First;
+    while (End < T.size() && !is(End, tok::comma) && !is(End, tok::r_paren))
+      ++End;
+    if (End == First)
+      return;
+    std::optional<uint64_t> Mask = End == First + 1 ? number(First) : std::nullopt;
+    bool Full = (Mask && *Mask == 0xffffffffu) ||
+                (End == First + 2 && is(First, tok::minus) && number(First + 1) == 1u) ||
+                (End == First + 2 && is(First, tok::tilde) && number(First + 1) == 0u);
+    if (Full)
+      report(First, "W64-MASK32", Severity::Note,
+             "full 32-bit lane mask passed to " + Callee + "; a wavefront has 64 lanes");
+    else if (Mask && *Mask > 0 && *Mask < 0xffffffffu)
+      report(First, "W64-MASK32", Severity::Warning,
+             "partial 32-bit lane mask passed to " + Callee +
+                 "; lanes 32-63 of a wavefront are never selected");
+  }
+
+  /// `asm("mov.u32 %0, %%laneid;" ...)` and other warp PTX.
+  void inlinePtx(size_t Asm) {
+    static const llvm::Regex Warp("%laneid|%lanemask|%warpid|shfl\\.|vote\\.|activemask");
+    for (size_t I = Asm + 1; I < T.size() && I < Asm + 8 && !is(I, tok::semi); ++I)
+      if (is(I, tok::string_literal) && Warp.match(spelling(I))) {
+        report(I, "W64-INLINE-PTX", Severity::Error,
+               "inline PTX with warp-level semantics has no HIP equivalent; use the HIP "
+               "intrinsic (__lane_id(), __ballot, __shfl...)");
+        return;
+      }
+  }
+
+  /// `for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(...)`.
+  void shuffleLoop(size_t Open) {
+    size_t Close = Open, Depth = 0;
+    std::optional<size_t> Sixteen;
+    for (; Close < T.size(); ++Close) {
+      Depth += is(Close, tok::l_paren);
+      if (is(Close, tok::r_paren) && --Depth == 0)
+        break;
+      if (!Sixteen && number(Close) == 16u && is(Close - 1, tok::equal))
+        Sixteen = Close;
+    }
+    if (!Sixteen)
+      return;
+    for (size_t I = Close + 1; I < T.size() && I < Close + 40; ++I)
+      if (is(I, tok::raw_identifier) && llvm::StringRef(spelling(I)).starts_with("__shfl")) {
+        report(*Sixteen, "W64-SHFL-OFFSET", Severity::Warning,
+               "shuffle loop starting at offset 16 reduces 32 lanes; a wavefront has 64 "
+               "(start at warpSize / 2)");
+        return;
+      }
+  }
+
+  bool isLaneOperator(size_t I) const {
+    return is(I, tok::percent) || is(I, tok::amp) || is(I, tok::slash) ||
+           is(I, tok::greatergreater);
+  }
+
+  /// `threadIdx.x % 32`, `tid & 31`, `lane / 32`, `threadIdx.x >> 5`.
+  void laneMath(size_t Op) {
+    std::optional<uint64_t> V = number(Op + 1);
+    if (!V || is(Op + 2, tok::period))
+      return;
+    bool Lane = (is(Op, tok::percent) && *V == 32) || (is(Op, tok::amp) && *V == 31) ||
+                (is(Op, tok::slash) && *V == 32) || (is(Op, tok::greatergreater) && *V == 5);
+    if (!Lane || !leftOperandIsThreadIndex(Op))
+      return;
+    report(Op + 1, "W64-LANE-MATH", Severity::Warning,
+           "lane or warp index computed with 32 lanes ('" + spelling(Op) + " " +
+               spelling(Op + 1) + "'); a wavefront has 64 (use warpSize)");
+  }
+
+  /// Whether the operand left of Op mentions a thread index (threadIdx, tid,
+  /// lane, ...): scanned back to the start of the expression.
+  bool leftOperandIsThreadIndex(size_t Op) const {
+    static const llvm::Regex Index("^(threadIdx|tid|t_?id|lane(_?id)?|thread(_?id|_?idx)?|"
+                                   "local_?id|ltid|idx)$",
+                                   llvm::Regex::IgnoreCase);
+    int Depth = 0;
+    for (size_t I = Op; I-- > 0 && Op - I < 16;) {
+      if (is(I, tok::r_paren))
+        ++Depth;
+      else if (is(I, tok::l_paren) && --Depth < 0)
+        return false;
+      else if (Depth == 0 && (is(I, tok::semi) || is(I, tok::l_brace) || is(I, tok::r_brace) ||
+                              is(I, tok::equal) || is(I, tok::comma) || is(I, tok::question)))
+        return false;
+      else if (is(I, tok::raw_identifier) && Index.match(spelling(I)))
+        return true;
+    }
+    return false;
+  }
+
+  const std::string &Text;
+  const std::string &Path;
+  FileFindings &Out;
+  std::vector<RawToken> T;
+};
+
+} // namespace
+
+void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out) {
+  Scan(Text, Path, Out).run();
+}
+
+} // namespace cu2dcu

@@ -1,0 +1,17 @@
+// Token-level wavefront-64 findings for files that have no AST (translated
+// lexically). Without types or data flow they are guesses from the spelling:
+// each is marked lower confidence (Diagnostic::LowConfidence) and uses the
+// id of the AST check that covers the same assumption. docs/checks/README.md
+// lists what the scan finds.
+#pragma once
+
+#include "core/TranslationResult.h"
+
+#include <string>
+
+namespace cu2dcu {
+
+/// Scans Text for warp-32 assumptions and adds the findings to Out.
+void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out);
+
+} // namespace cu2dcu
