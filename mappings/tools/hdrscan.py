@@ -62,6 +62,29 @@ def _run(args, src):
         return p.stdout
 
 
+def predefined_macros(side):
+    """Macros the compiler itself defines, host and device passes together:
+    nvcc's for CUDA (it defines __NVCC__, which clang does not), clang's HIP
+    mode for HIP."""
+    if side == "cuda":
+        compilers = [[os.path.join(CUDA_ROOT, "bin", "nvcc"), "-x", "cu", "-E", "-Xcompiler", "-dM"]]
+    else:
+        base = [CLANG, "-x", "hip", "-nogpulib", "-E", "-dM"]
+        compilers = [base + ["--cuda-host-only"],
+                     base + ["--cuda-device-only", "--offload-arch=gfx906"]]
+    names = set()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "empty.cu")
+        open(path, "w").close()
+        for cmd in compilers:
+            p = subprocess.run(cmd + [path], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, errors="replace")
+            if p.returncode != 0:
+                raise RuntimeError("cannot list predefined macros: %s" % " ".join(cmd))
+            names |= set(re.findall(r"^#define ([A-Za-z_]\w*)", p.stdout, re.M))
+    return names
+
+
 HIP_DIRS = ("hip", "hipsparse", "hiprand", "rocrand", "rocprim")
 
 

@@ -641,3 +641,11 @@ CUDNN = {k: S(v, note="MIOpen counterpart (headers not installed here: unverifie
 for _k, _v in MIO_ALT.items():
     CUDNN[_k] = U("argument lists differ from MIOpen; port by hand to %s." % _v)
 RULES["cudnn"] = CUDNN
+
+# Header guards that code tests as "was this library's header included?"
+# (checked in each HIP header: hiprand.h, hipsparse.h's export header; hipblas.h
+# defines HIPBLAS_H in ROCm's sources).
+for _fam, _cuda, _hip in (("curand", "CURAND_H_", "HIPRAND_H_"),
+                          ("cusparse", "CUSPARSEAPI", "HIPSPARSE_EXPORT"),
+                          ("cublas", "CUBLAS_API_H_", "HIPBLAS_H")):
+    RULES.setdefault(_fam, {})[_cuda] = {"kind": "macro", "hip": _hip, "defined_only": True}

@@ -35,7 +35,8 @@ MAPDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KINDS = {"function", "type", "enumerator", "macro", "header", "namespace", "variable"}
 STATUSES = {"supported", "unsupported", "removed"}
 ENTRY_KEYS = {"cuda", "hip", "kind", "status", "reason", "hip_since", "cuda_since",
-              "cuda_removed", "symbol_arg", "note", "hip_requires"}
+              "cuda_removed", "symbol_arg", "note", "hip_requires", "defined_only",
+              "predefined"}
 FILE_KEYS = {"family", "cuda_headers", "hip_headers", "entries"}
 VERSION = re.compile(r"^\d+\.\d+$")
 
@@ -166,6 +167,10 @@ def check_schema(m, e, i, rep, seen):
             and VERSION.match(str(e["cuda_removed"])) and vkey(e["cuda_since"]) >= vkey(e["cuda_removed"]):
         rep.error(where, "cuda_since is not older than cuda_removed")
         ok = False
+    for k in ("defined_only", "predefined"):
+        if k in e and (kind != "macro" or not isinstance(e[k], bool)):
+            rep.error(where, "'%s' is true or false, for macro entries only" % k)
+            ok = False
     if "symbol_arg" in e and (not isinstance(e["symbol_arg"], int) or e["symbol_arg"] < 0):
         rep.error(where, "'symbol_arg' must be a non-negative integer")
         ok = False
@@ -199,6 +204,8 @@ def main():
     extra_cuda = sorted({h for m in maps for h in m.get("cuda_headers") or []})
     cuda = hdrscan.scan(F.cuda_tu(extra_cuda), "cuda")
     hip = hdrscan.scan(F.HIP_TU, "hip")
+    cuda_predefined = hdrscan.predefined_macros("cuda")
+    hip_predefined = hdrscan.predefined_macros("hip")
     cuda_ns = {n for n in cuda if n.endswith("::")}
     hip_ns = {n for n in hip if n.endswith("::")}
 
@@ -224,7 +231,9 @@ def main():
             st["entries"] += 1
             st[status] += 1
             # ---- CUDA side
-            if kind == "header":
+            if e.get("predefined"):
+                declared = name in cuda_predefined
+            elif kind == "header":
                 declared = cuda_header_exists(name)
             elif kind == "namespace":
                 declared = name in cuda_ns or any(n.startswith(name) for n in cuda) or \
@@ -259,6 +268,8 @@ def main():
                 continue
             if kind == "namespace":
                 found = hipname in hip_ns or any(n.startswith(hipname) for n in hip)
+            elif e.get("predefined"):
+                found = hipname in hip_predefined or hipname in hip
             else:
                 found = hipname in hip
             if found:

@@ -35,7 +35,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "testsuite", "lib"))
 import gen_corpus  # noqa: E402
+from verdict import SKIP  # noqa: E402
 
 EDGE = {
     "src/shadow/bits/c++config.h": """\
@@ -172,7 +174,7 @@ def main():
     cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
     if not os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):
         print("skipped: no CUDA headers under %s, so nothing is parsed" % cuda)
-        return 0
+        return SKIP
     if os.path.exists(args.work):
         shutil.rmtree(args.work)
     corpus = os.path.join(args.work, "corpus")

@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 """samples-cuda/reduction against the wave64 checks.
 
-  sample_reduction.py --tool build/tool/main/cu2dcu --samples samples-cuda
+  sample_reduction.py --tool build/tool/main/cu2dcu --samples samples-cuda --step translate
 
 The sample is written with deliberate 32-lane assumptions. This test checks
 that cu2dcu flags them (each expected check id on its line), and that with
 --fix-wave64 the translation
   - uses warpSize and 64-bit masks (no 0xffffffff mask, no `% 32` lane math,
     no shuffle loop from 16, no 32-bit ballot variable or __popc on it),
-  - has no error-level finding,
-  - compiles for gfx906 with hipcc (when hipcc is installed; otherwise the test
-    prints "skipped: ..." unless CU2DCU_REQUIRE_HIPCC=1).
+  - has no error-level finding (--step translate, with the checks above),
+  - compiles for gfx906 with hipcc (--step hipcc).
+Findings are read from the JSON report (--json). Exit 0 pass, 1 fail, 77
+skipped (testsuite/lib/verdict.py: a missing hipcc skips the hipcc step
+outside CI and fails it under CI).
 """
-import argparse, os, re, shutil, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from verdict import finish, missing_hipcc
 
 # line text (stripped) -> check ids that must be reported on that line
 EXPECTED = {
@@ -36,8 +41,68 @@ FORBIDDEN_AFTER_FIX = [
 ]
 REQUIRED_AFTER_FIX = [r"warpSize", r"unsigned long long mask", r"__popcll\(", r"__shfl_down\(",
                       r"__ballot\("]
-FINDING = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note): "
-                     r".* \[(?P<id>[A-Z0-9-]+)\]$")
+
+
+def run_tool(cmd, report):
+    """Runs cu2dcu with --json REPORT; returns the report's findings."""
+    p = subprocess.run(cmd + ["--fail-on=never", "--quiet", "--json", report],
+                       capture_output=True, text=True)
+    if p.returncode != 0 or not os.path.exists(report):
+        sys.exit("FAIL: cu2dcu failed (exit %d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr))
+    with open(report, encoding="utf-8") as f:
+        return json.load(f)["diagnostics"]
+
+
+def check_flagged(tool, source, tmp, failures):
+    """Each expected check id is reported on its line."""
+    found = {}
+    for d in run_tool([tool, source, "--dry-run"], os.path.join(tmp, "flagged.json")):
+        found.setdefault(d["line"], set()).add(d["id"])
+    lines = open(source, encoding="utf-8").read().splitlines()
+    for text, ids in EXPECTED.items():
+        numbers = [i + 1 for i, l in enumerate(lines) if l.strip() == text]
+        if not numbers:
+            failures.append("the sample no longer has the line %r" % text)
+        for n in numbers:
+            missing = ids - found.get(n, set())
+            if missing:
+                failures.append("line %d %r: missing %s" % (n, text, sorted(missing)))
+
+
+def translate_fixed(tool, samples, tmp):
+    """Translates the samples with --fix-wave64; returns (reduction.cu's
+    translation, its findings)."""
+    out = os.path.join(tmp, "out")
+    findings = run_tool([tool, samples, "-o", out, "--fix-wave64"], os.path.join(tmp, "fixed.json"))
+    return (os.path.join(out, "reduction", "reduction.cu"),
+            [d for d in findings if d["file"] == "reduction/reduction.cu"])
+
+
+def check_fixed(translated, findings, failures):
+    failures += ["error after --fix-wave64: %d:%d %s %s" % (d["line"], d["column"], d["id"],
+                                                            d["message"])
+                 for d in findings if d["severity"] == "error"]
+    text = open(translated, encoding="utf-8").read()
+    # The kernels, without comments (the header comment describes the
+    # original 32-lane code).
+    kernels = re.sub(r"//[^\n]*", "", text[:text.find("int main(")])
+    for pattern, what in FORBIDDEN_AFTER_FIX:
+        for m in re.finditer(pattern, kernels):
+            line = kernels.count("\n", 0, m.start()) + 1
+            failures.append("translation line %d still has %s" % (line, what))
+    for pattern in REQUIRED_AFTER_FIX:
+        if not re.search(pattern, kernels):
+            failures.append("translation lacks %s" % pattern)
+
+
+def check_compiles(hipcc, translated, tmp, failures):
+    common = os.path.join(os.path.dirname(os.path.dirname(translated)), "common")
+    p = subprocess.run([hipcc, "--offload-arch=gfx906", "-c", "-x", "hip", "-w", "-I", common,
+                        translated, "-o", os.path.join(tmp, "reduction.o")],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        failures.append("hipcc --offload-arch=gfx906 rejects the fixed translation:\n" +
+                        p.stderr[-3000:])
 
 
 def main():
@@ -45,71 +110,20 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--samples", required=True)
     ap.add_argument("--hipcc", default=shutil.which("hipcc"))
+    ap.add_argument("--step", choices=["translate", "hipcc"], required=True)
     a = ap.parse_args()
-    source = os.path.join(a.samples, "reduction", "reduction.cu")
-    lines = open(source, encoding="utf-8").read().splitlines()
-    failures = []
-
-    # 1. Flagged.
-    p = subprocess.run([a.tool, source, "--dry-run", "--fail-on=never"], capture_output=True,
-                       text=True)
-    found = {}
-    for l in p.stderr.splitlines():
-        m = FINDING.match(l)
-        if m and m.group("file").endswith("reduction.cu"):
-            found.setdefault(int(m.group("line")), set()).add(m.group("id"))
-    for text, ids in EXPECTED.items():
-        numbers = [i + 1 for i, l in enumerate(lines) if l.strip() == text]
-        if not numbers:
-            failures.append("the sample no longer has the line %r" % text)
-            continue
-        for n in numbers:
-            missing = ids - found.get(n, set())
-            if missing:
-                failures.append("line %d %r: missing %s" % (n, text, sorted(missing)))
-
-    # 2. Fixed translation.
+    failures, skipped = [], None
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "out")
-        p = subprocess.run([a.tool, a.samples, "-o", out, "--fix-wave64", "--fail-on=never"],
-                           capture_output=True, text=True)
-        if p.returncode not in (0, 1):
-            print("cu2dcu failed (%d):\n%s" % (p.returncode, p.stderr))
-            return 1
-        for l in p.stderr.splitlines():
-            m = FINDING.match(l)
-            if m and "reduction/reduction.cu" in m.group("file") and m.group("sev") == "error":
-                failures.append("error after --fix-wave64: " + l)
-        translated = os.path.join(out, "reduction", "reduction.cu")
-        text = open(translated, encoding="utf-8").read()
-        # The kernels, without comments (the header comment describes the
-        # original 32-lane code).
-        kernels = re.sub(r"//[^\n]*", "", text[:text.find("int main(")])
-        for pattern, what in FORBIDDEN_AFTER_FIX:
-            for m in re.finditer(pattern, kernels):
-                line = kernels.count("\n", 0, m.start()) + 1
-                failures.append("translation line %d still has %s" % (line, what))
-        for pattern in REQUIRED_AFTER_FIX:
-            if not re.search(pattern, kernels):
-                failures.append("translation lacks %s" % pattern)
-        if not a.hipcc:
-            print("skipped: hipcc not installed (gfx906 compile of the fixed translation)")
-            if os.environ.get("CU2DCU_REQUIRE_HIPCC") == "1":
-                failures.append("hipcc required but not installed")
+        if a.step == "translate":
+            check_flagged(a.tool, os.path.join(a.samples, "reduction", "reduction.cu"), tmp,
+                          failures)
+            translated, findings = translate_fixed(a.tool, a.samples, tmp)
+            check_fixed(translated, findings, failures)
+        elif missing_hipcc(a.hipcc, failures):
+            skipped = "hipcc not installed (gfx906 compile of the fixed translation)"
         else:
-            obj = os.path.join(tmp, "reduction.o")
-            p = subprocess.run([a.hipcc, "--offload-arch=gfx906", "-c", "-x", "hip", "-w",
-                                "-I", os.path.join(out, "common"), translated, "-o", obj],
-                               capture_output=True, text=True)
-            if p.returncode != 0:
-                failures.append("hipcc --offload-arch=gfx906 rejects the fixed translation:\n" +
-                                p.stderr[-3000:])
-    for f in failures:
-        print("FAIL:", f)
-    if not failures:
-        print("PASS samples-cuda/reduction: flagged; fixed translation uses warpSize and 64-bit "
-              "masks and compiles for gfx906")
-    return 1 if failures else 0
+            check_compiles(a.hipcc, translate_fixed(a.tool, a.samples, tmp)[0], tmp, failures)
+    return finish(failures, "samples-cuda/reduction --step " + a.step, skipped)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default=os.path.join(REPO, "..", "shared", "corpus", "hecbench"))
     ap.add_argument("--tool", default=os.path.join(REPO, "build", "tool", "main", "cu2dcu"))
+    ap.add_argument("--mappings", help="the tool's --mappings (to pin the maps of a frozen tool)")
     ap.add_argument("--hipcc", default="hipcc")
     ap.add_argument("--out", default=os.path.join(REPO, "testsuite", "results", "corpus", "dev.json"))
     ap.add_argument("--markdown", help="also write the summary table to this file")
@@ -203,7 +204,7 @@ def translate(name, args, work):
     flags = makefile_flags(cuda_dir)
     shutil.rmtree(out_dir, ignore_errors=True)
     cmd = [args.tool, cuda_dir, "-o", out_dir, "-j", "1", "--fail-on=never",
-           "--json", report_path, "--"] + compiler_flags(flags, header_dirs(cuda_dir))
+           "--json", report_path] + (["--mappings", args.mappings] if args.mappings else []) + ["--"] + compiler_flags(flags, header_dirs(cuda_dir))
     tool = run_measured(cmd, args.timeout, os.path.join(work, name + ".log"))
     tool["crash"] = not tool["timeout"] and (tool["exitCode"] == TOOL_CRASH_CODE
                                              or tool["exitCode"] < 0)
@@ -434,6 +435,8 @@ def summarize(records, compiled):
                        "all": mode_table(files)},
         "astSharePercent": percent(ast_like, len(parsed)),
         "toolCrashes": sum(r["tool"]["crash"] for r in records),
+        "toolErrors": sum(r["tool"]["exitCode"] not in (0, 1) and not r["tool"]["crash"]
+                          and not r["tool"]["timeout"] for r in records),
         "toolTimeouts": sum(r["tool"]["timeout"] for r in records),
         "parseCrashes": sum(f["parseCrash"] for f in files),
         "parseTimeouts": sum(f["parseTimeout"] for f in files),
@@ -486,7 +489,8 @@ def summary_rows(summary):
         rows.append(("%s: AST / AST-recovered / lexical / no CUDA" % group,
                      " / ".join(shares + [str(modes["counts"].get("none", 0))])))
     rows += [("AST share (AST + AST-recovered) of parsed files", fmt_pct(summary["astSharePercent"])),
-             ("tool crashes / hangs", "%d / %d" % (summary["toolCrashes"], summary["toolTimeouts"])),
+             ("tool crashes / hangs / other errors", "%d / %d / %d" % (
+                 summary["toolCrashes"], summary["toolTimeouts"], summary["toolErrors"])),
              ("parser crashes / timeouts (fell back)", "%d / %d" % (
                  summary["parseCrashes"], summary["parseTimeouts"])),
              ("CPU s per file with CUDA (-j1)", summary["cpuSecondsPerFile"]),

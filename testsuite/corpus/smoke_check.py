@@ -36,7 +36,8 @@ def run_runner(args):
 def check(document):
     s = document["summary"]
     failures = ["%s: %d (want 0)" % (k, s[k]) for k in
-                ("toolCrashes", "toolTimeouts", "parseCrashes", "parseTimeouts") if s[k]]
+                ("toolCrashes", "toolTimeouts", "toolErrors", "parseCrashes", "parseTimeouts")
+                if s[k]]
     for b in document["benchmarks"]:
         if not b["files"]:
             failures.append("%s: no files in the report" % b["name"])

@@ -1,26 +1,99 @@
 #!/usr/bin/env python3
 """Golden test for one input: translate it with cu2dcu and compare.
 
-  golden.py --tool build/tool/main/cu2dcu --case testsuite/golden/launch.cu
+  golden.py --tool build/tool/main/cu2dcu --case testsuite/golden/launch.cu --step translate
 
-Beside the input CASE (any extension) may lie:
+Beside the input CASE (any extension) lie:
   CASE.expected     expected translated text (required)
-  CASE.findings     expected findings, one per line: "LINE:COL CHECK-ID" (optional;
-                    when present the set of findings must match exactly)
+  CASE.findings     expected findings of the JSON report (required unless
+                    --no-findings), one per line:
+                    "LINE:COL SEVERITY CHECK-ID", e.g. "25:15 note CU2DCU-LAUNCH";
+                    '#' starts a comment line. The findings must match exactly
+                    (a file with no finding line expects none); one in another
+                    file than CASE would read "FILE:LINE:COL SEVERITY CHECK-ID".
   CASE.args         extra cu2dcu arguments, one line, shell-split (optional)
   CASE.nohipcc      marks a case whose output is not meant to compile with hipcc
   CASE.requires     HIP headers the output needs, one per line (e.g. hipblas/hipblas.h)
---step translate compares the output and findings; --step hipcc checks that
-the output passes `hipcc --offload-arch=gfx906 -fsyntax-only`. A missing hipcc
-or required header prints "skipped: ... not installed" (CTest counts the test
-as skipped, never as passed). Default: both steps.
-Prints a unified diff on mismatch. Exit 0 pass, 1 fail.
+--step translate compares the output and the findings (--no-findings: the
+output only); --step hipcc checks that the output passes
+`hipcc --offload-arch=gfx906 -fsyntax-only`; --step all (default) does both.
+Prints a unified diff on mismatch. Exit 0 pass, 1 fail, 77 skipped
+(testsuite/lib/verdict.py): a missing required header skips the hipcc step,
+and so does a missing hipcc, except under CI, where that fails.
 """
-import argparse, difflib, os, shlex, shutil, subprocess, sys, tempfile
+import argparse, collections, difflib, json, os, shlex, shutil, subprocess, sys, tempfile
+from verdict import finish, missing_hipcc
+
+HEADER_DIRS = ("/usr/include", "/opt/rocm/include")
+
 
 def read(path):
     with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
         return f.read()
+
+
+def entries(path):
+    """The non-empty, non-comment lines of an optional file."""
+    if not os.path.exists(path):
+        return []
+    return [l.strip() for l in read(path).splitlines() if l.strip() and not l.startswith("#")]
+
+
+def translate(tool, case, extra, tmp):
+    """Translates CASE into tmp; returns the output's path and the JSON report."""
+    out = os.path.join(tmp, "out" + os.path.splitext(case)[1])
+    report = os.path.join(tmp, "report.json")
+    cmd = [tool, case, "-o", out, "--json", report, "--fail-on=never", "--quiet"] + extra
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0 or not os.path.exists(report):
+        sys.exit("FAIL: cu2dcu failed (exit %d, report written: %s): %s\n%s" % (
+            p.returncode, os.path.exists(report), " ".join(cmd), p.stderr))
+    with open(report, encoding="utf-8") as f:
+        return out, json.load(f)
+
+
+def finding(d, base):
+    where = "" if d["file"] == base else d["file"] + ":"
+    return "%s%d:%d %s %s" % (where, d["line"], d["column"], d["severity"], d["id"])
+
+
+def check_output(case, out, failures):
+    got, want = read(out), read(case + ".expected")
+    if got != want:
+        failures.append("output differs from %s.expected:\n%s" % (case, "".join(
+            difflib.unified_diff(want.splitlines(True), got.splitlines(True),
+                                 "expected", "actual"))))
+
+
+def check_findings(case, report, failures):
+    if not os.path.exists(case + ".findings"):
+        failures.append("%s.findings is missing (with no findings expected, it holds a "
+                        "comment saying why)" % case)
+        return
+    want_f = collections.Counter(entries(case + ".findings"))
+    got_f = collections.Counter(finding(d, os.path.basename(case)) for d in report["diagnostics"])
+    if got_f != want_f:
+        failures.append("findings differ from %s.findings:\n  missing: %s\n  unexpected: %s" % (
+            case, sorted((want_f - got_f).elements()), sorted((got_f - want_f).elements())))
+
+
+def check_hipcc(case, out, hipcc, failures):
+    """hipcc -fsyntax-only on the output; returns why it was left out, or None."""
+    if missing_hipcc(hipcc, failures):
+        return "hipcc not installed (syntax check of the output)"
+    missing = [h for h in entries(case + ".requires")
+               if not any(os.path.exists(os.path.join(d, h)) for d in HEADER_DIRS)]
+    if missing:
+        return "%s not installed (syntax check of the output)" % ", ".join(missing)
+    src = os.path.join(os.path.dirname(out), "check.hip.cpp")
+    shutil.copy(out, src)
+    p = subprocess.run([hipcc, "--offload-arch=gfx906", "-fsyntax-only", "-x", "hip", "-w",
+                        "-I", os.path.dirname(os.path.abspath(case)), src],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        failures.append("hipcc rejects the output:\n" + p.stderr[-3000:])
+    return None
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -28,59 +101,21 @@ def main():
     ap.add_argument("--case", required=True)
     ap.add_argument("--hipcc", default=shutil.which("hipcc"))
     ap.add_argument("--step", choices=["translate", "hipcc", "all"], default="all")
+    ap.add_argument("--no-findings", action="store_true",
+                    help="translate step: compare the output only (no CASE.findings)")
     a = ap.parse_args()
-    case = a.case
-    extra = shlex.split(read(case + ".args")) if os.path.exists(case + ".args") else []
-    failures = []
+    extra = shlex.split(read(a.case + ".args")) if os.path.exists(a.case + ".args") else []
+    failures, skipped = [], None
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "out" + os.path.splitext(case)[1])
-        cmd = [a.tool, case, "-o", out, "--fail-on=never", "--quiet"] + extra
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
-            print("cu2dcu failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr))
-            return 1
-        got = read(out)
-        want = read(case + ".expected")
-        if a.step != "hipcc" and got != want:
-            failures.append("output differs from %s.expected:\n%s" % (case, "".join(
-                difflib.unified_diff(want.splitlines(True), got.splitlines(True),
-                                     "expected", "actual"))))
-        if a.step != "hipcc" and os.path.exists(case + ".findings"):
-            p2 = subprocess.run([a.tool, case, "--dry-run", "--fail-on=never"] + extra,
-                                capture_output=True, text=True)
-            found = set()
-            base = os.path.basename(case)
-            for line in p2.stderr.splitlines():
-                # file:line:col: severity: message [ID]
-                if line.startswith(base + ":") and line.endswith("]") and " [" in line:
-                    loc = line[len(base) + 1:].split(":")
-                    found.add("%s:%s %s" % (loc[0], loc[1], line.rsplit(" [", 1)[1][:-1]))
-            want_f = {l.strip() for l in read(case + ".findings").splitlines()
-                      if l.strip() and not l.startswith("#")}
-            if found != want_f:
-                failures.append("findings differ:\n  missing: %s\n  unexpected: %s" % (
-                    sorted(want_f - found), sorted(found - want_f)))
-        required = [l.strip() for l in read(case + ".requires").splitlines()
-                    if l.strip()] if os.path.exists(case + ".requires") else []
-        missing = [h for h in required
-                   if not any(os.path.exists(os.path.join(d, h)) for d in ("/usr/include", "/opt/rocm/include"))]
-        if a.step != "translate" and not os.path.exists(case + ".nohipcc"):
-            if not a.hipcc or missing:
-                print("skipped: %s not installed (syntax check of the output)"
-                      % (", ".join(missing) if missing else "hipcc"))
-            else:
-                src = os.path.join(tmp, "check.hip.cpp")
-                shutil.copy(out, src)
-                inc = ["-I", os.path.dirname(os.path.abspath(case))]
-                p3 = subprocess.run([a.hipcc, "--offload-arch=gfx906", "-fsyntax-only", "-x", "hip",
-                                     "-w"] + inc + [src], capture_output=True, text=True)
-                if p3.returncode != 0:
-                    failures.append("hipcc rejects the output:\n" + p3.stderr[-3000:])
-    for f in failures:
-        print("FAIL:", f)
-    if not failures:
-        print("PASS", case)
-    return 1 if failures else 0
+        out, report = translate(a.tool, a.case, extra, tmp)
+        if a.step != "hipcc":
+            check_output(a.case, out, failures)
+            if not a.no_findings:
+                check_findings(a.case, report, failures)
+        if a.step != "translate" and not os.path.exists(a.case + ".nohipcc"):
+            skipped = check_hipcc(a.case, out, a.hipcc, failures)
+    return finish(failures, a.case, skipped)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -5,18 +5,20 @@ outside the file, logs no console error, and its filters and details work.
   browser_test.py --tool cu2dcu --fixture cu2dcu-report-fixture
   browser_test.py --tool cu2dcu --screenshot docs/images/html-report.png [--input samples-cuda]
 
-Prints "skipped: chromium not installed" (first line) when there is no
-chromium; CTest counts that as skipped. --screenshot only writes a picture of
-the report of --input (default: samples-cuda, translated with the shipped
-maps) with its first finding opened.
+Prints "skipped: chromium not installed" and exits 77 when there is no
+chromium; CTest counts that as skipped (SKIP_RETURN_CODE). --screenshot only
+writes a picture of the report of --input (default: samples-cuda, translated
+with the shipped maps) with its first finding opened.
 """
 import argparse, json, os, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "testsuite", "lib"))
 import cdp
 import reportlib
+from verdict import SKIP
 
 failures = []
 
@@ -183,7 +185,7 @@ def main():
         browser = cdp.Browser(width=1400, height=1000)
     except cdp.Skip as e:
         print("skipped: %s" % e)
-        return 0
+        return SKIP
     with tempfile.TemporaryDirectory() as tmp, browser:
         if a.screenshot:
             return screenshot(browser, a.tool, tmp, os.path.abspath(a.input),

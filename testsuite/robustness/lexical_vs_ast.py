@@ -19,8 +19,8 @@ Accepted-differences file: entries separated by blank lines, '#' comments.
   - <the AST mode's line(s) of the hunk>
   + <the lexical mode's line(s) of the hunk>
 
-Without CUDA headers the AST mode cannot run: prints "skipped: ..." (CTest
-reports the test as skipped).
+Without CUDA headers the AST mode cannot run: prints "skipped: ..." and exits
+77 (CTest reports the test as skipped).
 """
 import argparse, difflib, os, shlex, subprocess, sys, tempfile
 from rlib import Checker
@@ -101,12 +101,11 @@ def main():
             f.write("int x;\n")
         p = subprocess.run([a.tool, probe, "--dry-run", "--mode=ast", "--quiet"],
                            capture_output=True, text=True)
+        c = Checker("lexical-vs-ast")
         if p.returncode == 2 and "CUDA headers" in p.stderr:
-            print("skipped: the AST mode needs CUDA headers: " + p.stderr.strip())
-            return 0
+            return c.report(skipped="the AST mode needs CUDA headers: " + p.stderr.strip())
 
         accepted = parse_accepted(a.accepted)
-        c = Checker("lexical-vs-ast")
         compared, unparsable = 0, []
         for case in cases_under([d for d in a.cases if os.path.isdir(d)]):
             cid = case_id(case)

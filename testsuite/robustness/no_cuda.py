@@ -8,7 +8,7 @@ compile for gfx906 (hipcc --offload-arch=gfx906 -c).
 """
 import argparse, os, re, shutil, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
-from rlib import Checker, files_under, read, run, text
+from rlib import Checker, files_under, missing_hipcc, read, run, text
 
 
 def main():
@@ -47,9 +47,8 @@ def main():
             c.check(p.returncode == 0 and os.path.exists(os.path.join(gout, name)),
                     "golden %s: exit %d\n%s" % (name, p.returncode, text(p)))
 
-        if not a.hipcc:
-            print("skipped: hipcc not installed (the compile step)")
-            return c.report() if c.failures else 0
+        if missing_hipcc(a.hipcc, c.failures):
+            return c.report(skipped="hipcc not installed (the compile step)")
 
         def compile_one(f):
             path = os.path.join(out, f)

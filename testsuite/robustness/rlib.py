@@ -1,6 +1,9 @@
 """Helpers shared by the robustness tests (testsuite/robustness/*.py)."""
 import contextlib, hashlib, os, shutil, stat, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from verdict import finish, missing_hipcc  # noqa: E402 (missing_hipcc: for the tests)
+
 CUDA_SOURCE = """#include <cuda_runtime.h>
 
 __global__ void scale(float *data, float factor) { data[threadIdx.x] *= factor; }
@@ -17,7 +20,8 @@ void run(float *host, int n) {
 
 
 class Checker:
-    """Collects failures; report() prints them and returns the exit status."""
+    """Collects failures; report() prints them and returns the exit status
+    (testsuite/lib/verdict.py: 77 for a skip, only when nothing failed)."""
 
     def __init__(self, name):
         self.name = name
@@ -28,12 +32,8 @@ class Checker:
             self.failures.append(what)
         return cond
 
-    def report(self):
-        for f in self.failures:
-            print("FAIL:", f)
-        if not self.failures:
-            print("PASS", self.name)
-        return 1 if self.failures else 0
+    def report(self, skipped=None):
+        return finish(self.failures, self.name, skipped)
 
 
 def run(cmd, env=None, timeout=300, **kw):

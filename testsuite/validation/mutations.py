@@ -21,9 +21,13 @@ each one:
                                              # NVIDIA host: every mutation detected at run time,
                                              # and the unmutated programs PASS
 
-Exit 0 when every mutation is detected (and the controls pass), 1 otherwise.
+Exit 0 when every mutation is detected (and the controls pass), 1 otherwise;
+--mode cpu without hipcc: 77, skipped (a failure under CI; testsuite/lib/verdict.py).
 """
 import argparse, json, os, re, shutil, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from verdict import finish, missing_hipcc
 
 MUTATIONS = [
     # name, file, stage, pattern, replacement
@@ -89,9 +93,8 @@ def main():
     a = ap.parse_args()
     results, failures = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        if a.mode == "cpu" and not a.hipcc:
-            print("skipped: hipcc not installed")
-            return 0
+        if a.mode == "cpu" and missing_hipcc(a.hipcc, failures):
+            return finish(failures, "", "hipcc not installed")
         for name, rel, stage, pattern, repl in MUTATIONS:
             tree = os.path.join(tmp, name)
             err = mutate(a.translated, tree, name, rel, pattern, repl)

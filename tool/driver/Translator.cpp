@@ -560,7 +560,11 @@ void Pipeline::applyAll() {
       R.Translated = R.Original;
       continue;
     }
-    AppliedEdits Applied = applyEdits(R.Input.Source, R.Original, EditsByFile[R.Input.Source]);
+    std::vector<Edit> &Edits = EditsByFile[R.Input.Source];
+    if (R.Mode != ParseMode::None)
+      if (auto Include = implicitRuntimeInclude(Map, R.Input.Source, R.Original, Edits))
+        Edits.push_back(std::move(*Include));
+    AppliedEdits Applied = applyEdits(R.Input.Source, R.Original, Edits);
     for (const Edit &E : Applied.Conflicting)
       addFinding(R, E.Offset, check_ids::Launch, Severity::Warning,
                  "conflicting edits at this location; kept the first, dropped '" + E.Text + "'");

@@ -1,5 +1,7 @@
 #include "lexical/EntryTranslation.h"
 
+#include "lexical/RawTokens.h"
+
 namespace cu2dcu {
 
 void addFinding(FileFindings &Out, const std::string &Text, const std::string &Path,
@@ -72,6 +74,39 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
         {LineBegin, 0, "#include <" + Entry->HipRequires + ">" + LineEnding, "include", Header});
   }
   Out.Edits.push_back({HeaderOffset, HeaderLength, "<" + Entry->Hip + ">", "include", Header});
+}
+
+std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string &Path,
+                                           const std::string &Text,
+                                           const std::vector<Edit> &Edits) {
+  const ApiEntry *Runtime = Map.lookupHeader("cuda_runtime.h");
+  if (!Runtime || Runtime->Hip.empty() || !llvm::StringRef(Path).ends_with_insensitive(".cu"))
+    return std::nullopt;
+  const std::string &Hip = Runtime->Hip;
+  if (Text.find(Hip) != std::string::npos ||
+      llvm::any_of(Edits, [&](const Edit &E) { return E.Text.find(Hip) != std::string::npos; }))
+    return std::nullopt;
+  unsigned Insert = Text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  int Depth = 0;
+  for (const RawToken &T : lexRaw(Text, 0, Text.size())) {
+    if (T.Kind != clang::tok::hash || !T.StartsLine)
+      continue;
+    std::vector<RawToken> Directive = lexRaw(Text, T.Offset + T.Length, T.Offset + T.Length + 16);
+    std::string Word = Directive.empty() ? "" : cleanSpelling(Text, Directive.front());
+    if (llvm::StringRef(Word).starts_with("if"))
+      ++Depth;
+    else if (Word == "endif")
+      --Depth;
+    else if (Word == "include" && Depth == 0) {
+      Insert = Text.rfind('\n', T.Offset) == std::string::npos ? Insert
+                                                              : Text.rfind('\n', T.Offset) + 1;
+      break;
+    }
+  }
+  size_t Newline = Text.find('\n');
+  bool Crlf = Newline != std::string::npos && Newline > 0 && Text[Newline - 1] == '\r';
+  return Edit{Insert, 0, "#include <" + Hip + ">" + (Crlf ? "\r\n" : "\n"), "include",
+              "cuda_runtime.h"};
 }
 
 bool looksLikeCudaName(const std::string &Name) {

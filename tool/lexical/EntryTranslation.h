@@ -7,6 +7,7 @@
 #include "core/TranslationResult.h"
 #include "mapping/ApiMap.h"
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -41,6 +42,15 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
                       const std::string &Text, const std::string &Path,
                       const TranslationOptions &Options, FileFindings &Out,
                       std::set<std::string> &IncludedHip);
+
+/// nvcc includes cuda_runtime.h in every .cu file it compiles, so CUDA code
+/// often includes nothing. For such a file (Path ends in .cu) whose edits do
+/// not already include the HIP runtime header, the edit that includes the
+/// map's HIP header for cuda_runtime.h: before the first #include outside
+/// any #if, else at the top.
+std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string &Path,
+                                           const std::string &Text,
+                                           const std::vector<Edit> &Edits);
 
 /// Whether an identifier looks like a CUDA API name (for "unmapped" findings
 /// and the cheap pre-scan).

@@ -113,6 +113,10 @@ private:
   int launchConfig(const TokenList &T, size_t Open, LaunchSite &Site, size_t &ArgsOpen) const;
   bool standsAsStatement(const TokenList &T, int Begin, int CallClose) const;
   bool isDeclaredHere(const TokenList &T, size_t I) const;
+  /// Whether T[I] is tested with defined(), #ifdef or #ifndef.
+  bool isTestedForDefinition(const TokenList &T, size_t I) const;
+  /// Whether T uses Name other than in a test for definition.
+  bool hasValueUse(const TokenList &T, const std::string &Name) const;
 
   const ApiMap &Map;
   const TranslationOptions &Options;
@@ -254,8 +258,9 @@ void Pass::directive(const TokenList &T, size_t First, size_t Last) {
     include(T, First, Last);
   } else if (Kind == "if" || Kind == "elif" || Kind == "ifdef" || Kind == "ifndef" ||
              Kind == "elifdef" || Kind == "elifndef") {
-    TokenList Condition(T.begin() + First + 2, T.begin() + Last);
-    for (size_t I = 0; I < Condition.size(); ++I)
+    // From the directive's name on: "#ifdef NAME" tests NAME for definition.
+    TokenList Condition(T.begin() + First + 1, T.begin() + Last);
+    for (size_t I = 1; I < Condition.size(); ++I)
       if (Condition[I].Kind == tok::raw_identifier)
         name(Condition, I);
   } else if (Kind == "define" && First + 2 < Last) {
@@ -317,6 +322,20 @@ bool isDeclaredAt(const std::string &Text, const TokenList &T, size_t I) {
 
 bool Pass::isDeclaredHere(const TokenList &T, size_t I) const { return isDeclaredAt(Text, T, I); }
 
+bool Pass::hasValueUse(const TokenList &T, const std::string &Name) const {
+  for (size_t J = 0; J < T.size(); ++J)
+    if (T[J].Kind == tok::raw_identifier && spelling(T[J]) == Name && !isTestedForDefinition(T, J))
+      return true;
+  return false;
+}
+
+bool Pass::isTestedForDefinition(const TokenList &T, size_t I) const {
+  if (isWord(T, int(I) - 1, "defined") || isWord(T, int(I) - 1, "ifdef") ||
+      isWord(T, int(I) - 1, "ifndef"))
+    return true;
+  return I >= 2 && T[I - 1].Kind == tok::l_paren && isWord(T, int(I) - 2, "defined");
+}
+
 void Pass::name(const TokenList &T, size_t I) {
   // Member names (prop.major) are not APIs.
   if (I > 0 && (T[I - 1].Kind == tok::period || T[I - 1].Kind == tok::arrow))
@@ -345,6 +364,14 @@ void Pass::name(const TokenList &T, size_t I) {
     // word the user declares here (auto ballot = ...; ballot();).
     if (isDeclaredHere(T, I) || (DeclaredNames.count(Name) && !looksLikeCudaName(Name)))
       return;
+    // A condition that also compares the value keeps every use: on AMD the
+    // CUDA macro stays undefined and the whole test reads as on a host pass.
+    if (Entry->DefinedOnly && (!isTestedForDefinition(T, I) || hasValueUse(T, Name))) {
+      if (!Entry->Note.empty())
+        addFinding(Out, Text, Path, T[I].Offset, check_ids::ApiNote, Severity::Note,
+                   "'" + Name + "' kept: " + Entry->Note);
+      return;
+    }
     translateUse(*Entry, T[I].Offset, T[I].Length, Text, Path, Options, Out);
     if (Entry->SymbolArg && Entry->isSupported())
       symbolArgument(T, I, *Entry);

@@ -25,7 +25,7 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
 
 const std::set<std::string> KnownEntryKeys = {
     "cuda", "hip", "kind", "status", "reason", "note", "hip_since",
-    "cuda_since", "cuda_removed", "symbol_arg", "hip_requires"};
+    "cuda_since", "cuda_removed", "symbol_arg", "hip_requires", "defined_only", "predefined"};
 
 } // namespace
 
@@ -216,6 +216,20 @@ bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
     if (!E.HipRequires.empty() && E.Kind != EntryKind::Header) {
       Fail("'" + E.Cuda + "': hip_requires is for header entries");
       EntryOk = false;
+    }
+    for (const char *Flag : {"defined_only", "predefined"}) {
+      if (!N[Flag])
+        continue;
+      bool Value = false;
+      if (!YAML::convert<bool>::decode(N[Flag], Value)) {
+        Fail("'" + E.Cuda + "': " + Flag + " must be true or false");
+        EntryOk = false;
+      } else if (E.Kind != EntryKind::Macro) {
+        Fail("'" + E.Cuda + "': " + Flag + " is for macro entries");
+        EntryOk = false;
+      } else if (std::string(Flag) == "defined_only") {
+        E.DefinedOnly = Value;
+      }
     }
     if (N["symbol_arg"]) {
       try {

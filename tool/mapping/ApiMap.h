@@ -37,6 +37,9 @@ struct ApiEntry {
   std::string CudaRemoved;
   std::optional<unsigned> SymbolArg;
   std::string HipRequires; // header entries: a HIP header that must come first
+  /// Macros: translated only where tested with defined()/#ifdef/#ifndef; a
+  /// use of the value (__CUDA_ARCH__ >= 700) is kept and noted.
+  bool DefinedOnly = false;
   std::string SourceFile; // map file and line, for conflict messages
   unsigned SourceLine = 0;
 

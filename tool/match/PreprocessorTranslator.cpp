@@ -85,12 +85,22 @@ void PreprocessorTranslator::Elif(clang::SourceLocation, clang::SourceRange Cond
 
 void PreprocessorTranslator::Ifdef(clang::SourceLocation, const clang::Token &MacroNameTok,
                                    const clang::MacroDefinition &) {
-  Context.translateLexically(MacroNameTok.getLocation());
+  translateTestedName(MacroNameTok);
 }
 
 void PreprocessorTranslator::Ifndef(clang::SourceLocation, const clang::Token &MacroNameTok,
                                     const clang::MacroDefinition &) {
-  Context.translateLexically(MacroNameTok.getLocation());
+  translateTestedName(MacroNameTok);
+}
+
+void PreprocessorTranslator::translateTestedName(const clang::Token &MacroNameTok) {
+  // The name alone carries no "#ifdef" for the lexical pass to see.
+  const clang::IdentifierInfo *Name = MacroNameTok.getIdentifierInfo();
+  const ApiEntry *Entry = Name ? Context.map().lookup(Name->getName().str()) : nullptr;
+  if (Entry && Entry->DefinedOnly && Entry->isSupported())
+    Context.translateNameAt(MacroNameTok.getLocation(), *Entry);
+  else
+    Context.translateLexically(MacroNameTok.getLocation());
 }
 
 } // namespace cu2dcu

@@ -35,6 +35,7 @@ public:
               const clang::MacroDefinition &MD) override;
 
 private:
+  void translateTestedName(const clang::Token &MacroNameTok);
   void translateToken(const clang::Token &Tok);
   SourceContext &Context;
 };
