@@ -23,3 +23,6 @@ fi
 if [ ! -f /usr/local/cuda/include/cuda_runtime.h ] && [ -z "${CUDA_PATH:-}" ]; then
   echo "note: no CUDA toolkit found; cu2dcu will translate lexically (see docs/robustness.md)"
 fi
+# HIP 6.4 and its libraries' headers, as files under build/hip-6.4 (second
+# verified target: scripts/check-hip64.sh, verify.py --hip-prefix)
+bash "$(dirname "$0")/fetch-hip64.sh"

@@ -88,6 +88,14 @@ HIP_TU = ["hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bfloat16.h",
           "hip/hip_complex.h", "hip/hip_cooperative_groups.h",
           "hipsparse/hipsparse.h", "hiprand/hiprand.h", "hiprand/hiprand_kernel.h"]
 HIP_INSTALLED_DIRS = ("hip/", "hipsparse/", "hiprand/", "rocrand/", "rocprim/")
+# With a HIP prefix (verify.py --hip-prefix, e.g. HIP 6.4 from
+# scripts/fetch-hip64.sh) the library headers are read too.
+HIP_PREFIX_TU = HIP_TU + ["hip/hip_bf16.h", "hipblas/hipblas.h", "hipcub/hipcub.hpp",
+                          "thrust/device_vector.h", "thrust/execution_policy.h",
+                          "hipfft/hipfft.h", "hipfft/hipfftXt.h", "hipsolver/hipsolver.h",
+                          "miopen/miopen.h", "rccl/rccl.h"]
+HIP_PREFIX_DIRS = HIP_INSTALLED_DIRS + ("hipblas/", "hipcub/", "thrust/", "hipfft/",
+                                        "hipsolver/", "miopen/", "rccl/")
 
 
 def family_of(headers, kind):

@@ -29,6 +29,29 @@ CUDA_FLAGS = ["-x", "c++", "-std=c++17", "-D__CUDACC__", "-D__NVCC__",
 HIP_FLAGS = ["-x", "hip", "--cuda-host-only", "-nogpulib", "-std=c++17",
              "-D__HIP_PLATFORM_AMD__", "-D__HIP_PLATFORM_HCC__",
              "-D__AMDGCN_WAVEFRONT_SIZE=64", "-I" + HIP_INC, "-Wno-everything"]
+HIP_PATH = []    # --hip-path=... when a HIP prefix replaces the installed HIP
+
+
+def use_hip_prefix(prefix):
+    """Read the HIP side from a HIP tree unpacked under `prefix` (e.g.
+    build/hip-6.4 of scripts/fetch-hip64.sh, with usr/include/hip) instead of
+    the installed HIP: its headers and its --hip-path."""
+    global HIP_INC, HIP_FLAGS, HIP_PATH
+    usr = os.path.join(prefix, "usr")
+    if not os.path.isfile(os.path.join(usr, "include", "hip", "hip_version.h")):
+        usr = prefix
+    if not os.path.isfile(os.path.join(usr, "include", "hip", "hip_version.h")):
+        raise SystemExit("no HIP headers under %s (expected usr/include/hip/hip_version.h; "
+                         "scripts/fetch-hip64.sh makes build/hip-6.4)" % prefix)
+    usr = os.path.abspath(usr)
+    HIP_INC = os.path.join(usr, "include")
+    HIP_PATH = ["--hip-path=" + usr]
+    # -isystem, not -I: clang drops a -I directory that duplicates the system
+    # directory --hip-path adds (after /usr/include, where HIP 5.2 may be).
+    # HIP 6.x declares the *_sync warp functions only with
+    # HIP_ENABLE_WARP_SYNC_BUILTINS (cu2dcu tells users to define it).
+    HIP_FLAGS = [f for f in HIP_FLAGS if not f.startswith("-I")] + HIP_PATH + \
+        ["-isystem", HIP_INC, "-DHIP_ENABLE_WARP_SYNC_BUILTINS"]
 
 KIND_OF_NODE = {
     "FunctionDecl": "function", "FunctionTemplateDecl": "function",
@@ -69,7 +92,7 @@ def predefined_macros(side):
     if side == "cuda":
         compilers = [[os.path.join(CUDA_ROOT, "bin", "nvcc"), "-x", "cu", "-E", "-Xcompiler", "-dM"]]
     else:
-        base = [CLANG, "-x", "hip", "-nogpulib", "-E", "-dM"]
+        base = [CLANG, "-x", "hip", "-nogpulib", "-E", "-dM"] + HIP_PATH
         compilers = [base + ["--cuda-host-only"],
                      base + ["--cuda-device-only", "--offload-arch=gfx906"]]
     names = set()
@@ -85,7 +108,10 @@ def predefined_macros(side):
     return names
 
 
-HIP_DIRS = ("hip", "hipsparse", "hiprand", "rocrand", "rocprim")
+# the HIP libraries' include directories (those of hipBLAS, hipCUB, ... are
+# only in a HIP prefix, see use_hip_prefix)
+HIP_DIRS = ("hip", "hipsparse", "hiprand", "rocrand", "rocprim", "hipblas", "hipblas-common",
+            "hipcub", "thrust", "hipfft", "hipsolver", "miopen", "rccl", "roctracer")
 
 
 def _clang_resource_dir():

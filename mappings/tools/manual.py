@@ -104,6 +104,8 @@ def refine(fam, e, hip):
         _cublas_refine(e)
     if fam == "cusolver":
         _cusolver_refine(e)
+    if fam in NOT_IN_LIB64:
+        _lib64_refine(fam, e)
     if fam == "device" and n.startswith("CUDART_") and e.get("status") == "unsupported":
         e["reason"] = MATH_CONST_REASON
     if fam == "device" and n in WARP_SYNC:
@@ -570,11 +572,10 @@ def _cusolver_refine(e):
     elif n.startswith(("cusolverRf", "CUSOLVERRF")) and e.get("hip"):
         e["hip_since"] = "5.7"
         e["note"] = RF_NOTE
-    elif n in ("gesvdjInfo", "gesvdjInfo_t", "syevjInfo", "syevjInfo_t"):
+    elif n in ("gesvdjInfo_t", "syevjInfo_t"):
         e.pop("status", None)
         e.pop("reason", None)
-        e["hip"] = {"gesvdjInfo": "hipsolverGesvdjInfo", "gesvdjInfo_t": "hipsolverGesvdjInfo_t",
-                    "syevjInfo": "hipsolverSyevjInfo", "syevjInfo_t": "hipsolverSyevjInfo_t"}[n]
+        e["hip"] = {"gesvdjInfo_t": "hipsolverGesvdjInfo_t", "syevjInfo_t": "hipsolverSyevjInfo_t"}[n]
 
 
 # cuDNN -> MIOpen: only calls whose argument lists correspond one to one.
@@ -636,7 +637,7 @@ MIO_ALT = {
     "cudnnCTCLoss": "miopenCTCLoss",
     "cudnnGetVersion": "miopenGetVersion (returns major, minor, patch through pointers)",
 }
-CUDNN = {k: S(v, note="MIOpen counterpart (headers not installed here: unverified)")
+CUDNN = {k: S(v, note="MIOpen counterpart (checked against MIOpen 6.4 headers)")
          for k, v in MIO.items()}
 for _k, _v in MIO_ALT.items():
     CUDNN[_k] = U("argument lists differ from MIOpen; port by hand to %s." % _v)
@@ -649,3 +650,128 @@ for _fam, _cuda, _hip in (("curand", "CURAND_H_", "HIPRAND_H_"),
                           ("cusparse", "CUSPARSEAPI", "HIPSPARSE_EXPORT"),
                           ("cublas", "CUBLAS_API_H_", "HIPBLAS_H")):
     RULES.setdefault(_fam, {})[_cuda] = {"kind": "macro", "hip": _hip, "defined_only": True}
+
+
+# ------------------------------------------------ checked against HIP 6.4
+# The library families above are paired by naming rule, since their HIP
+# headers are not installed with HIP 5.2.  Checked against the HIP 6.4 library
+# headers (hipBLAS 6.4.4, hipFFT 6.4.3, hipSOLVER 6.4.1, RCCL 5.4.3, rocThrust
+# 6.4.4 from Debian; scripts/fetch-hip64.sh, then python3
+# mappings/tools/verify.py --hip-prefix build/hip-6.4), these rule pairings name
+# nothing there: (pattern on the CUDA name, reason).
+def _v(lib):
+    return "not declared by %s (checked against the 6.4 headers); " % lib
+
+
+_VER = ("version macro of the CUDA library: the HIP library numbers its versions "
+        "differently (%s in %s); rewrite the version test.")
+NOT_IN_LIB64 = {
+    "cublas": [
+        (r"cublas(Asum|Copy|Iamax|Iamin|Rotg|Rotm|Rotmg|Swap)Ex(_64)?$", _v("hipBLAS 6.4") +
+         "hipBLAS has the Ex form only of axpy, dot, dotc, nrm2, rot and scal: use the typed "
+         "call (e.g. hipblasSasum)."),
+        (r"cublas[SDCZ]matinvBatched$", _v("hipBLAS 6.4") +
+         "invert with hipblas<t>getrfBatched + hipblas<t>getriBatched."),
+        (r"cublas[SDCZ](tpttr|trttp)$", _v("hipBLAS 6.4") + "no equivalent known to cu2dcu."),
+        (r"cublas(HSH|HSS|TSS|TST)gemv(Strided)?Batched(_64)?$", _v("hipBLAS 6.4") +
+         "no mixed-precision (half/bfloat16) batched gemv: convert to float and use "
+         "hipblasSgemv(Strided)Batched."),
+        (r"cublasGetProperty$|cublasGetVersion(_v2)?$", _v("hipBLAS 6.4") +
+         "hipBLAS's version is given by the macros hipblasVersionMajor/Minor/Patch "
+         "(hipblas/hipblas-version.h)."),
+        (r"cublasContext$", _v("hipBLAS 6.4") + "opaque handle struct: use hipblasHandle_t."),
+        (r"cublasLogCallback$", "cuBLAS logging has no hipBLAS equivalent; remove the call."),
+        (r"CUBLAS_\w*EMULAT", _v("hipBLAS 6.4") + "cuBLAS emulation modes have no equivalent."),
+        (r"CUBLAS_GEMM_(ALGO\d+(_TENSOR_OP)?|AUTOTUNE)$", _v("hipBLAS 6.4") +
+         "hipblasGemmAlgo_t has only HIPBLAS_GEMM_DEFAULT (the algorithm is a hint): use it."),
+        (r"CUBLAS_OP_CONJG$", _v("hipBLAS 6.4") +
+         "conjugate without transpose is not a hipBLAS operation (HIPBLAS_OP_N/T/C only)."),
+        (r"CUBLAS_STATUS_LICENSE_ERROR$", _v("hipBLAS 6.4") + "hipBLAS has no license check."),
+        (r"CUBLAS_VER_\w+$|CUBLAS_VERSION$",
+         _VER % ("hipblasVersionMajor/Minor/Patch", "hipblas/hipblas-version.h")),
+    ],
+    "cufft": [
+        (r"cufft(Get|Set)PlanPropertyInt64$|cufftResetPlanProperty$|cufftProperty(_t)?$",
+         _v("hipFFT 6.4") + "plan properties have no equivalent."),
+        (r"cufftXt(QueryPlan|SetWorkArea|SetWorkAreaPolicy)$|cufftXt(1dFactors|QueryType|"
+         r"WorkAreaPolicy)(_t)?$|CUFFT_(QUERY|WORKAREA)_\w+$", _v("hipFFT 6.4") +
+         "hipFFT's Xt API has no plan queries or work-area policies."),
+        (r"cufftXtSetJITCallback$|cufftJITCallback\w+$|CUFFT_(NVJITLINK|NVRTC)_FAILURE$",
+         _v("hipFFT 6.4") + "JIT (LTO) callbacks have no equivalent; hipfftXtSetCallback takes "
+         "precompiled device callbacks."),
+        (r"cufftCompatibility(_t)?$|CUFFT_COMPATIBILITY_\w+$", _v("hipFFT 6.4") +
+         "FFTW compatibility modes have no equivalent (hipFFT uses the native layout)."),
+        (r"CUFFT_XT_FORMAT_DISTRIBUTED_\w+$|CUFFT_NVSHMEM_FAILURE$|CUFFT_MISSING_DEPENDENCY$|"
+         r"CUFFT_PLAN_NULL$", _v("hipFFT 6.4") + "no equivalent known to cu2dcu."),
+        (r"CUFFT_VER_\w+$|CUFFT_VERSION$",
+         _VER % ("hipfftVersionMajor/Minor/Patch", "hipfft/hipfft-version.h")),
+    ],
+    "cusolver": [
+        (r"cusolverDn(CE|CK|CY|DB|DH|DS|DX|SB|SH|SX|ZC|ZE|ZK|ZY)ge(sv|ls)(_bufferSize)?$|"
+         r"cusolverDnIRS\w+$|cusolver(IRSRefinement|PrecType|Norm)_t$|"
+         r"CUSOLVER_(IRS_REFINE_\w+|PREC_\w+|[RC]_\w+|\w+_NORM|STATUS_IRS_\w+)$",
+         _v("hipSOLVER 6.4") + "no mixed-precision iterative-refinement solvers: use the "
+         "same-precision hipsolverDn<t><t>gesv/gels (SS, DD, CC, ZZ) or getrf/getrs."),
+        (r"cusolverDn[SDCZ](laswp|lauum|sytri)(_bufferSize)?$",
+         _v("hipSOLVER 6.4") + "no equivalent known to cu2dcu."),
+        (r"cusolverDnX(geev|gesvd|gesvdp|gesvdr|larft|syevBatched|syevd|syevdx|sytrs|trtri)"
+         r"(_bufferSize)?$|cusolver(DirectMode|StorevMode)_t$|CUSOLVERDN_(POTRF|SYEVBATCHED)$",
+         _v("hipSOLVER 6.4") + "its 64-bit API (hipsolverDnX*) has only geqrf, gesvdj, getrf, "
+         "getrs, potrf, potrs and syevj: use the typed 32-bit call (e.g. hipsolverDnDsyevd)."),
+        (r"cusolverDn(Get|Set)(MathMode|EmulationStrategy)$|cusolverMathMode_t$|"
+         r"CUSOLVER_(DEFAULT_MATH|FP32_EMULATED_BF16X9_MATH)$",
+         _v("hipSOLVER 6.4") + "cuSOLVER math and emulation modes have no equivalent; remove the call."),
+        (r"cusolverDnLogger\w+$", "cuSOLVER logging has no hipSOLVER equivalent; remove the call."),
+        (r"cusolverGetProperty$|cusolverGetVersion$", _v("hipSOLVER 6.4") +
+         "hipSOLVER's version is given by hipsolverVersionMajor/Minor/Patch "
+         "(hipsolver/internal/hipsolver-version.h)."),
+        (r"cusolverRfGetAlgs$|cusolverRfCommon$", _v("hipSOLVER 6.4") +
+         "hipsolverRf has no such call or type."),
+        (r"cusolverDnContext$|cusolverDnParams$|gesvdjInfo$|syevjInfo$", _v("hipSOLVER 6.4") +
+         "opaque struct: use the handle typedef (hipsolverDnHandle_t, hipsolverDnParams_t, "
+         "hipsolverGesvdjInfo_t, hipsolverSyevjInfo_t)."),
+        (r"cusolver_int_t$", _v("hipSOLVER 6.4") + "write int."),
+        (r"CUSOLVER_ALG_2$", _v("hipSOLVER 6.4") + "hipsolverAlgMode_t has HIPSOLVER_ALG_0 and _1."),
+        (r"CUSOLVER_STATUS_(INVALID_LICENSE|INVALID_WORKSPACE)$", _v("hipSOLVER 6.4") +
+         "no equivalent status."),
+        (r"CUSOLVER_(CPP_VERSION|DEPRECATED_|DEPRECATED_ENUM)$",
+         "cuSOLVER header macro; no hipSOLVER counterpart."),
+        (r"CUSOLVER_VER_\w+$|CUSOLVER_VERSION$",
+         _VER % ("hipsolverVersionMajor/Minor/Patch", "hipsolver/internal/hipsolver-version.h")),
+    ],
+}
+
+
+def _lib64_refine(fam, e):
+    if not e.get("hip") or e.get("status") == "unsupported":
+        return
+    for pat, reason in NOT_IN_LIB64[fam]:
+        if re.match(pat, e["cuda"]):
+            for k in ("hip", "hip_since", "note"):
+                e.pop(k, None)
+            e["status"] = "unsupported"
+            e["reason"] = reason
+            return
+
+
+RULES["cublas"].update({
+    "CUBLAS_GEMM_DFALT": S("HIPBLAS_GEMM_DEFAULT", note="old spelling of CUBLAS_GEMM_DEFAULT"),
+    "CUBLAS_GEMM_DEFAULT_TENSOR_OP": S("HIPBLAS_GEMM_DEFAULT", note=(
+        "deprecated in cuBLAS (the default uses tensor cores); hipblasGemmAlgo_t has only "
+        "HIPBLAS_GEMM_DEFAULT")),
+    "CUBLAS_GEMM_DFALT_TENSOR_OP": S("HIPBLAS_GEMM_DEFAULT", note=(
+        "deprecated in cuBLAS (the default uses tensor cores); hipblasGemmAlgo_t has only "
+        "HIPBLAS_GEMM_DEFAULT")),
+    "CUBLAS_OP_HERMITAN": S("HIPBLAS_OP_C", note="alias of CUBLAS_OP_C"),
+    "cublasDataType_t": S("hipDataType", note="cublasDataType_t is a typedef of cudaDataType"),
+})
+RULES.setdefault("cufft", {})["CUFFT_INVERSE"] = S(
+    "HIPFFT_BACKWARD", note="CUFFT_INVERSE is CUFFT_BACKWARD (1)")
+# NCCL 2.28's ncclAlltoAll is RCCL's ncclAllToAll (same arguments, rccl/rccl.h)
+RULES.setdefault("nccl", {}).update({"ncclAlltoAll": S("ncclAllToAll"),
+                                     "pncclAlltoAll": S("pncclAllToAll")})
+for _h in ["thrust/iterator/offset_iterator.h", "thrust/iterator/tabulate_output_iterator.h",
+           "thrust/type_traits/unwrap_contiguous_iterator.h"]:
+    RULES.setdefault("thrust", {})[_h] = U(
+        "not in rocThrust 6.4 (checked against its headers); no equivalent known to cu2dcu.",
+        note=None)

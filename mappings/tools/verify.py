@@ -5,6 +5,7 @@
     python3 mappings/tools/verify.py --coverage docs/coverage.md
     python3 mappings/tools/verify.py --check-coverage docs/coverage.md
     python3 mappings/tools/verify.py --maps FILE_OR_DIR ... # check other map files
+    python3 mappings/tools/verify.py --hip-prefix build/hip-6.4  # against HIP 6.4
 
 For every entry: the schema (docs/mapping-schema.md); the CUDA name is declared
 by the installed CUDA headers (or the entry is `status: removed` with
@@ -12,6 +13,9 @@ by the installed CUDA headers (or the entry is `status: removed` with
 5.2, hipSPARSE, hipRAND, rocRAND, rocPRIM) unless `hip_since` is newer than the
 installed HIP.  Maps whose HIP headers are not installed here (hipBLAS, hipFFT,
 hipSOLVER, MIOpen, RCCL, hipCUB, rocThrust) are counted "unverified here".
+With --hip-prefix the HIP side is read from a HIP tree unpacked there instead
+(scripts/fetch-hip64.sh puts HIP 6.4 and all these libraries in build/hip-6.4),
+and every family is verified against it.
 It also lists the CUDA names declared in covered headers that no entry
 mentions.  Exit status 1 on any error (or a stale coverage document).
 Nothing is cached: the headers are read with clang on every run.
@@ -64,10 +68,13 @@ def hip_header_installed(h):
     return os.path.isfile(os.path.join(hdrscan.HIP_INC, h))
 
 
+HIP_DIRS = F.HIP_INSTALLED_DIRS
+
+
 def hip_dir_installed(h):
     """Whether the HIP library that owns header path h is installed here."""
     top = h.split("/", 1)[0] + "/" if "/" in h else h
-    return top in F.HIP_INSTALLED_DIRS and os.path.isdir(os.path.join(hdrscan.HIP_INC, top))
+    return top in HIP_DIRS and os.path.isdir(os.path.join(hdrscan.HIP_INC, top))
 
 
 class Report:
@@ -194,8 +201,16 @@ def main():
                     help="print every unmapped CUDA name (default: counts and a few)")
     ap.add_argument("--fail-on-unmapped", action="store_true",
                     help="exit 1 if a covered CUDA name is not mentioned by any map")
+    ap.add_argument("--hip-prefix", metavar="DIR",
+                    help="read the HIP side from the HIP tree under DIR (DIR/usr/include), "
+                         "libraries included, e.g. build/hip-6.4 (scripts/fetch-hip64.sh)")
     ap.add_argument("-q", "--quiet", action="store_true")
     args = ap.parse_args()
+    global HIP_DIRS
+    hip_tu = F.HIP_TU
+    if args.hip_prefix:
+        hdrscan.use_hip_prefix(args.hip_prefix)
+        HIP_DIRS, hip_tu = F.HIP_PREFIX_DIRS, F.HIP_PREFIX_TU
 
     rep = Report()
     maps = load_maps(args.maps, rep)
@@ -203,7 +218,7 @@ def main():
 
     extra_cuda = sorted({h for m in maps for h in m.get("cuda_headers") or []})
     cuda = hdrscan.scan(F.cuda_tu(extra_cuda), "cuda")
-    hip = hdrscan.scan(F.HIP_TU, "hip")
+    hip = hdrscan.scan(hip_tu, "hip")
     cuda_predefined = hdrscan.predefined_macros("cuda")
     hip_predefined = hdrscan.predefined_macros("hip")
     cuda_ns = {n for n in cuda if n.endswith("::")}
@@ -216,7 +231,8 @@ def main():
     for m in maps:
         fam = str(m.get("family", "?"))
         st = stats.setdefault(fam, dict(entries=0, supported=0, removed=0, unsupported=0,
-                                        verified=0, unverified=0, newer=0))
+                                        verified=0, unverified=0, newer=0,
+                                        undeclared=0))
         hip_hdrs = m.get("hip_headers") or []
         map_verifiable = all(hip_header_installed(h) for h in hip_hdrs)
         for i, e in enumerate(m["entries"]):
@@ -261,6 +277,7 @@ def main():
                 elif newer:
                     st["newer"] += 1
                 else:
+                    st["undeclared"] += 1
                     rep.error(where, "HIP header %s is not installed although its library is" % hipname)
                 continue
             if not map_verifiable:
@@ -277,6 +294,7 @@ def main():
             elif newer:
                 st["newer"] += 1
             else:
+                st["undeclared"] += 1
                 rep.error(where, "HIP name %s is not declared in the installed HIP %s headers%s"
                           % (hipname, hip_ver, "" if "hip_since" not in e else
                              " (hip_since %s is not newer)" % e["hip_since"]))
@@ -299,16 +317,16 @@ def main():
 
     # ---- report
     if not args.quiet:
-        print("installed HIP %s; CUDA headers in %s" % (hip_ver, hdrscan.CUDA_INC))
-        print("%-9s %7s %9s %7s %11s %8s %10s %9s %8s" % (
+        print("HIP %s in %s; CUDA headers in %s" % (hip_ver, hdrscan.HIP_INC, hdrscan.CUDA_INC))
+        print("%-9s %7s %9s %7s %11s %8s %10s %9s %10s %8s" % (
             "family", "entries", "supported", "removed", "unsupported", "verified",
-            "unverified", "hip>inst", "unmapped"))
+            "unverified", "hip>inst", "undeclared", "unmapped"))
         for fam in sorted(stats):
             s = stats[fam]
-            print("%-9s %7d %9d %7d %11d %8d %10s %9d %8d" % (
+            print("%-9s %7d %9d %7d %11d %8d %10s %9d %10d %8d" % (
                 fam, s["entries"], s["supported"], s["removed"], s["unsupported"],
                 s["verified"], ("%d" % s["unverified"]) + (" (unverified here)" if s["unverified"] else ""),
-                s["newer"], len(unmapped.get(fam, [])) if fam in checked_families else 0))
+                s["newer"], s["undeclared"], len(unmapped.get(fam, [])) if fam in checked_families else 0))
         for fam in sorted(unmapped):
             if fam not in checked_families or not unmapped[fam]:
                 continue

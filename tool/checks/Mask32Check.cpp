@@ -66,7 +66,7 @@ public:
     case MaskKind::Full32:
       if (Action == MaskAction::Refuse)
         return; // the translator reports the call
-      if (Action == MaskAction::Drop) {
+      if (isDrop(Action)) {
         report(At, Severity::Note,
                "32-bit lane mask " + Desc + " dropped: " +
                    (Call->Fn == WarpFn::SyncWarp

@@ -96,6 +96,8 @@ std::optional<WarpCallPieces> locateWarpCall(const WarpCall &Call, SourceContext
   return P;
 }
 
+bool isDrop(MaskAction A) { return A == MaskAction::Drop || A == MaskAction::DropLossy; }
+
 MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
                              const TranslationOptions &Options, bool Locatable) {
   bool Old = Options.TargetHip < SyncSince;
@@ -109,8 +111,10 @@ MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
   if (Old) {
     if (Call.Fn == WarpFn::ActiveMask)
       return Locatable ? MaskAction::None : MaskAction::Refuse;
-    if (!Locatable || !Mask.isFull())
+    if (!Locatable)
       return MaskAction::Refuse;
+    if (!Mask.isFull())
+      return Options.StrictMasks ? MaskAction::Refuse : MaskAction::DropLossy;
     return MaskAction::Drop;
   }
   if (Mask.Kind == MaskKind::Full32 && !Mask.ViaName)
@@ -221,6 +225,13 @@ WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast) : Cont
     D.Action = plannedMaskAction(Judged.front()->Call, D.Mask, Options, D.Pieces.has_value());
     for (const Entry *E : Judged) {
       MaskAction A = plannedMaskAction(E->Call, E->Mask, Options, D.Pieces.has_value());
+      if (isDrop(A) && isDrop(D.Action)) { // the same edit; warn if any loses lanes
+        if (A == MaskAction::DropLossy) {
+          D.Action = A;
+          D.Mask = E->Mask;
+        }
+        continue;
+      }
       if (A != D.Action) {
         // Instantiations or expansions disagree: do the same to all of them
         // only when that is right for each, which here it is not.
@@ -233,7 +244,9 @@ WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast) : Cont
         D.Mask = E->Mask;
     }
     if (D.Mask.Dependent && D.Action != MaskAction::None)
-      D.Action = MaskAction::Refuse; // never instantiated: nothing tells the value
+      // Never instantiated: nothing tells the value.
+      D.Action = isDrop(D.Action) && !Options.StrictMasks ? MaskAction::DropLossy
+                                                           : MaskAction::Refuse;
     Index[Key] = Decisions.size();
     Decisions.push_back(std::move(D));
   }
@@ -290,7 +303,7 @@ private:
     if (!W || !W->mask() || W->mask()->IgnoreParenImpCasts() != Inner.Call)
       return false;
     const WarpCallDecision *D = Planner.decisionFor(*W);
-    return D && D->Action == MaskAction::Drop;
+    return D && isDrop(D->Action);
   }
 
   void handle(const WarpCallDecision &D) {
@@ -361,6 +374,15 @@ private:
     }
     if (!Pieces)
       return;
+    if (Action == MaskAction::DropLossy)
+      reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Warning,
+                   "'" + Call.Name + "' with lane mask " + Mask.describe() + ": HIP " +
+                       Options.TargetHip.str() + " has only the unmasked '" +
+                       (Call.Fn == WarpFn::SyncWarp ? std::string("wavefront barrier")
+                                                    : legacyHipName(Call)) +
+                       "', which runs on every active lane of the 64-lane wavefront; the mask "
+                       "was dropped. Check that every lane reaching this call is in the mask "
+                       "(--strict-masks leaves such calls unchanged)");
     const unsigned CallEnd = Pieces->RParenOffset + 1;
     if (!Old) {
       if (Action == MaskAction::Widen)
@@ -382,7 +404,7 @@ private:
     default:
       break;
     }
-    if (Action != MaskAction::Drop || Pieces->ArgBegin.size() < 2)
+    if (!isDrop(Action) || Pieces->ArgBegin.size() < 2)
       return;
     edit(Pieces->File, Pieces->NameOffset, Pieces->NameLength, Legacy, family(Call.Name),
          Call.Name);

@@ -44,7 +44,11 @@ std::optional<WarpCallPieces> locateWarpCall(const WarpCall &Call, SourceContext
                                              std::string *Why = nullptr);
 
 /// What the translator does with a call's mask for the target.
-enum class MaskAction { None, Drop, Widen, Refuse };
+/// DropLossy: the mask may not cover the warp, and the target has no *_sync
+/// functions: the legacy call runs on every active lane (warned).
+enum class MaskAction { None, Drop, DropLossy, Widen, Refuse };
+/// Whether the mask argument is removed (Drop or DropLossy).
+bool isDrop(MaskAction A);
 MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
                              const TranslationOptions &Options, bool Locatable);
 

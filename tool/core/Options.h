@@ -16,6 +16,10 @@ struct TranslationOptions {
   bool KeepLaunchSyntax = false;
   /// Apply the fixes that wave64 checks mark as safe.
   bool FixWave64 = false;
+  /// Targets without *_sync warp functions: leave a call whose mask may not
+  /// cover the whole warp as written (for the compiler to reject) instead of
+  /// dropping the mask with a warning.
+  bool StrictMasks = false;
   /// Macros the project itself defines (#define NAME in any input file): the
   /// lexical pass does not report them as unmapped CUDA names, and a launch
   /// written as their argument counts as a statement. Filled by the driver.

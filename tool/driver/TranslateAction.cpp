@@ -8,6 +8,7 @@
 #include "match/LaunchBoundsTranslator.h"
 #include "match/NameUseTranslator.h"
 #include "match/PreprocessorTranslator.h"
+#include "match/RegisterKeywordTranslator.h"
 #include "match/SymbolArgumentTranslator.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -30,7 +31,7 @@ class AstTranslator : public clang::RecursiveASTVisitor<AstTranslator> {
 public:
   AstTranslator(SourceContext &Context, const std::string &CudaIncludeDir, clang::ASTContext &Ast)
       : Ast(Ast), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
-        Bounds(Context) {}
+        Bounds(Context), Registers(Context) {}
 
   bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
     Names.handleUse(E->getDecl(), E->getLocation());
@@ -55,6 +56,10 @@ public:
   }
   bool VisitFunctionDecl(clang::FunctionDecl *Function) {
     Bounds.handle(Function);
+    return true;
+  }
+  bool VisitVarDecl(clang::VarDecl *Var) {
+    Registers.handle(Var);
     return true;
   }
   bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *Launch) {
@@ -89,6 +94,7 @@ private:
   KernelLaunchTranslator Launches;
   SymbolArgumentTranslator Symbols;
   LaunchBoundsTranslator Bounds;
+  RegisterKeywordTranslator Registers;
 };
 
 /// The byte range of D in its file when it is written in a translated file.

@@ -109,6 +109,18 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
               "cuda_runtime.h"};
 }
 
+std::optional<Edit> registerKeywordRemoval(const std::string &Text, unsigned Begin, unsigned End) {
+  for (const RawToken &T : lexRaw(Text, Begin, std::min<size_t>(End, Text.size()))) {
+    if (T.Kind != clang::tok::raw_identifier || cleanSpelling(Text, T) != "register")
+      continue;
+    unsigned Stop = T.Offset + T.Length;
+    while (Stop < Text.size() && (Text[Stop] == ' ' || Text[Stop] == '\t'))
+      ++Stop;
+    return Edit{T.Offset, Stop - T.Offset, "", "keyword", "register"};
+  }
+  return std::nullopt;
+}
+
 bool looksLikeCudaName(const std::string &Name) {
   auto StartsWith = [&](const char *P) { return Name.rfind(P, 0) == 0; };
   auto UpperAt = [&](size_t I) { return Name.size() > I && isupper((unsigned char)Name[I]); };

@@ -52,6 +52,11 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
                                            const std::string &Text,
                                            const std::vector<Edit> &Edits);
 
+/// The edit that removes the first `register` keyword (and the blanks after
+/// it) in Text[Begin, End): C++17 has no register storage class, and hipcc
+/// rejects it under -std=c++17.
+std::optional<Edit> registerKeywordRemoval(const std::string &Text, unsigned Begin, unsigned End);
+
 /// Whether an identifier looks like a CUDA API name (for "unmapped" findings
 /// and the cheap pre-scan).
 bool looksLikeCudaName(const std::string &Name);

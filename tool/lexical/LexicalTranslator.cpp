@@ -82,6 +82,9 @@ public:
       : Map(Map), Options(Options), Text(Text), Path(Path), Out(Out), IncludedHip(IncludedHip) {}
 
   void run(unsigned Begin, unsigned End);
+  /// A whole-file pass (no AST): it decides about masks the AST would
+  /// otherwise judge through their expansions.
+  bool WholeFile = false;
 
 private:
   std::string spelling(const RawToken &T) const { return cleanSpelling(Text, T); }
@@ -113,6 +116,7 @@ private:
   int launchConfig(const TokenList &T, size_t Open, LaunchSite &Site, size_t &ArgsOpen) const;
   bool standsAsStatement(const TokenList &T, int Begin, int CallClose) const;
   bool isDeclaredHere(const TokenList &T, size_t I) const;
+  bool droppedLossyMask(const TokenList &T, size_t I, const std::string &Replacement);
   /// Whether T[I] is tested with defined(), #ifdef or #ifndef.
   bool isTestedForDefinition(const TokenList &T, size_t I) const;
   /// Whether T uses Name other than in a test for definition.
@@ -125,6 +129,7 @@ private:
   FileFindings &Out;
   std::set<std::string> &IncludedHip;
   std::set<std::string> LocalMacros;   // #defined in this range
+  std::map<std::string, std::string> MacroValues; // #define NAME NUMBER in this range
   std::set<std::string> DeclaredNames; // declared by the user in this range
   unsigned SkipUntil = 0; // tokens before this offset were consumed by an edit
 };
@@ -234,8 +239,11 @@ void Pass::run(unsigned Begin, unsigned End) {
       size_t Last = directiveEnd(Tokens, I);
       Directives.push_back({I, Last});
       if (isWord(Tokens, I + 1, "define") && I + 2 < Last &&
-          Tokens[I + 2].Kind == tok::raw_identifier)
+          Tokens[I + 2].Kind == tok::raw_identifier) {
         LocalMacros.insert(spelling(Tokens[I + 2]));
+        if (Last == I + 4 && Tokens[I + 3].Kind == tok::numeric_constant)
+          MacroValues[spelling(Tokens[I + 2])] = spelling(Tokens[I + 3]);
+      }
       I = Last - 1;
       continue;
     }
@@ -292,16 +300,19 @@ void Pass::code(const TokenList &T) {
       continue;
     if (T[I].Kind == tok::lesslessless)
       launch(T, I);
-    else if (T[I].Kind == tok::raw_identifier)
+    else if (T[I].Kind == tok::raw_identifier && spelling(T[I]) == "register") {
+      if (auto Removal = registerKeywordRemoval(Text, T[I].Offset, T[I].Offset + T[I].Length))
+        Out.Edits.push_back(*Removal);
+    } else if (T[I].Kind == tok::raw_identifier) {
       name(T, I);
+    }
   }
 }
 
-/// Whether the identifier at I is being declared: `TYPE NAME =`, `TYPE
-/// NAME(`, ... A declaration of a name the maps know is the user's own
-/// (a polyfill, a parameter, a lambda), which the AST mode leaves alone too.
 /// Whether T[I] is the name in a declaration: `type NAME(`, `type NAME =`,
-/// `type NAME;` and the like, not `return NAME(`.
+/// `type NAME;` and the like, not `return NAME(`. A declaration of a name the
+/// maps know is the user's own (a polyfill, a parameter, a lambda), which the
+/// AST mode leaves alone too.
 bool isDeclaredAt(const std::string &Text, const TokenList &T, size_t I) {
   if (I == 0 || I + 1 >= T.size() || T[I - 1].Kind != tok::raw_identifier)
     return false;
@@ -436,6 +447,8 @@ MaskLiteral Pass::maskLiteral(const TokenList &T, size_t First, size_t Last) con
   std::string Text;
   for (size_t J = First; J <= Last; ++J)
     Text += spelling(T[J]);
+  if (auto Value = MacroValues.find(Text); First == Last && Value != MacroValues.end())
+    Text = Value->second; // #define FULL_MASK 0xffffffff
   std::string Lower;
   for (char C : Text)
     Lower += char(tolower(static_cast<unsigned char>(C)));
@@ -468,6 +481,20 @@ MaskLiteral Pass::maskLiteral(const TokenList &T, size_t First, size_t Last) con
 /// full 32-bit mask is widened to 64 bits. The same edits as the AST mode's
 /// warp intrinsic translator, which also follows masks through macros and
 /// variables; any other mask is left (and reported by the map's hip_since).
+/// A mask that is not a full literal, on a target without *_sync functions:
+/// unless --strict-masks, it is dropped with a warning (as in the AST mode).
+bool Pass::droppedLossyMask(const TokenList &T, size_t I, const std::string &Replacement) {
+  if (Options.StrictMasks || !WholeFile)
+    return false;
+  addFinding(Out, Text, Path, T[I].Offset, "W64-WARP-SYNC", Severity::Warning,
+             "'" + spelling(T[I]) + "' with a lane mask that may not cover the warp: HIP " +
+                 Options.TargetHip.str() + " has only " + Replacement +
+                 ", which runs on every active lane of the 64-lane wavefront; the mask was "
+                 "dropped. Check that every lane reaching this call is in the mask "
+                 "(--strict-masks leaves such calls unchanged)");
+  return true;
+}
+
 bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
   if (I + 1 >= T.size() || T[I + 1].Kind != tok::l_paren)
     return false;
@@ -484,8 +511,10 @@ bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
     return true;
   }
   if (Name == "__syncwarp") {
-    if (!Old || Args.size() > 1 ||
-        (Args.size() == 1 && maskLiteral(T, Args[0].first, Args[0].second) == MaskLiteral::Other))
+    if (!Old || Args.size() > 1)
+      return false;
+    if (Args.size() == 1 && maskLiteral(T, Args[0].first, Args[0].second) == MaskLiteral::Other &&
+        !droppedLossyMask(T, I, "a wavefront barrier"))
       return false;
     Out.Edits.push_back({T[I].Offset, CallEnd - T[I].Offset, WaveBarrier, "device", Name});
     SkipUntil = CallEnd;
@@ -497,7 +526,7 @@ bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
   const RawToken &MaskFirst = T[Args[0].first], &MaskLast = T[Args[0].second];
   MaskLiteral Mask = maskLiteral(T, Args[0].first, Args[0].second);
   if (Old) {
-    if (Mask == MaskLiteral::Other)
+    if (Mask == MaskLiteral::Other && !droppedLossyMask(T, I, "'" + Legacy->second + "'"))
       return false;
     Out.Edits.push_back({T[I].Offset, T[I].Length, Legacy->second, "device", Name});
     Out.Edits.push_back({MaskFirst.Offset, T[Args[1].first].Offset - MaskFirst.Offset, "",
@@ -505,7 +534,8 @@ bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
     SkipUntil = T[Args[1].first].Offset;
     return true;
   }
-  if (Mask == MaskLiteral::Full32) {
+  // Widened where written: a macro's definition is the AST mode's business.
+  if (Mask == MaskLiteral::Full32 && MaskFirst.Kind != tok::raw_identifier) {
     Out.Edits.push_back({MaskFirst.Offset, MaskLast.Offset + MaskLast.Length - MaskFirst.Offset,
                          "0xffffffffffffffffull", "device", ""});
     SkipUntil = MaskLast.Offset + MaskLast.Length;
@@ -956,7 +986,9 @@ void LexicalTranslator::translateRange(const std::string &Text, unsigned Begin, 
 void LexicalTranslator::translateFile(const std::string &Text, const std::string &Path,
                                       FileFindings &Out) const {
   std::set<std::string> IncludedHip;
-  translateRange(Text, 0, Text.size(), Path, Out, IncludedHip);
+  Pass WholeFile(Map, Options, Text, Path, Out, IncludedHip);
+  WholeFile.WholeFile = true;
+  WholeFile.run(0, Text.size());
   // The AST mode runs the same whole-file namespace pass (match/SourceContext).
   translateNamespaces(Map, Options, Text, 0, Text.size(), Path, Out);
 }

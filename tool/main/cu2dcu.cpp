@@ -61,6 +61,11 @@ cl::opt<bool> KeepLaunchSyntax("keep-launch-syntax",
 cl::opt<bool> FixWave64("fix-wave64",
                         cl::desc("Apply the safe wavefront-64 fixes (docs/checks/README.md)"),
                         cl::cat(Category));
+cl::opt<bool> StrictMasks("strict-masks",
+                          cl::desc("HIP < 6.2: leave a warp *_sync call whose mask may not cover "
+                                   "the warp unchanged, instead of dropping the mask with a "
+                                   "warning"),
+                          cl::cat(Category));
 cl::opt<unsigned> Jobs("j", cl::desc("Parallel translation jobs (output is identical for any N)"),
                        cl::init(1), cl::Prefix, cl::cat(Category));
 cl::opt<bool> InPlace("in-place",
@@ -265,6 +270,7 @@ int run(int Argc, const char **Argv) {
   Settings.Translation.TargetHip = Target->Version;
   Settings.Translation.KeepLaunchSyntax = KeepLaunchSyntax;
   Settings.Translation.FixWave64 = FixWave64;
+  Settings.Translation.StrictMasks = StrictMasks;
   Settings.Mode = Mode;
   Settings.Jobs = Jobs;
   Settings.ParseTimeoutSeconds = ParseTimeout;

@@ -79,6 +79,9 @@ std::vector<std::string> cudaParseArgs(const CudaToolchain &Toolchain, const std
   std::vector<std::string> Args = {CU2DCU_CLANG_EXECUTABLE, "-fsyntax-only", "-x", "cuda",
                                    "--cuda-host-only", "-nocudalib", "--cuda-gpu-arch=sm_90",
                                    "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
+                                   // nvcc accepts C++17's removed 'register' (it is removed
+                                   // in the output: RegisterKeywordTranslator).
+                                   "-Wno-register",
                                    "-w", "-fno-caret-diagnostics"};
   if (Toolchain.found()) {
     Args.push_back("--cuda-path=" + Toolchain.CudaPath);

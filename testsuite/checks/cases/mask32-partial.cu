@@ -1,5 +1,6 @@
-// Masks that may not cover the whole warp: reported, never silently dropped.
-// HIP 5.2 has no masked warp functions, so these calls stay as written.
+// Masks that may not cover the whole warp: HIP 5.2 has no masked warp
+// functions, so the mask is dropped and the call reported (a warning that says
+// what changed); mask32-partial-strict.cu keeps them with --strict-masks.
 #include <cuda_runtime.h>
 
 __global__ void partial(const float *in, float *out, int n) {
