@@ -153,18 +153,28 @@ bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
       Fail("an entry must be a mapping");
       continue;
     }
-    auto Str = [&](const char *Key) -> std::string {
-      YAML::Node V = N[Key];
-      return V && V.IsScalar() ? V.as<std::string>() : std::string();
-    };
+    // One pass over the entry's keys: yaml-cpp's map lookup by key is a
+    // linear search that converts every key it passes.
+    std::vector<std::pair<std::string, YAML::Node>> Fields;
     bool EntryOk = true;
     for (const auto &KV : N) {
-      std::string Key = KV.first.as<std::string>();
+      std::string Key = KV.first.Scalar();
       if (!KnownEntryKeys.count(Key)) {
         Fail("unknown key '" + Key + "'");
         EntryOk = false;
       }
+      Fields.emplace_back(std::move(Key), KV.second);
     }
+    auto Field = [&](const char *Key) {
+      for (const auto &[Name, Value] : Fields)
+        if (Name == Key)
+          return Value;
+      return YAML::Node(YAML::NodeType::Undefined);
+    };
+    auto Str = [&](const char *Key) -> std::string {
+      YAML::Node V = Field(Key);
+      return V.IsDefined() && V.IsScalar() ? V.Scalar() : std::string();
+    };
     ApiEntry E;
     E.Cuda = Str("cuda");
     E.Hip = Str("hip");
@@ -202,7 +212,7 @@ bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
       Fail("'" + E.Cuda + "': unsupported entries need a 'reason'");
       EntryOk = false;
     }
-    if (E.Status == EntryStatus::Supported && !N["hip"]) {
+    if (E.Status == EntryStatus::Supported && !Field("hip").IsDefined()) {
       Fail("'" + E.Cuda + "': supported entries need a 'hip' name");
       EntryOk = false;
     }
@@ -218,10 +228,10 @@ bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
       EntryOk = false;
     }
     for (const char *Flag : {"defined_only", "predefined"}) {
-      if (!N[Flag])
+      if (!Field(Flag).IsDefined())
         continue;
       bool Value = false;
-      if (!YAML::convert<bool>::decode(N[Flag], Value)) {
+      if (!YAML::convert<bool>::decode(Field(Flag), Value)) {
         Fail("'" + E.Cuda + "': " + Flag + " must be true or false");
         EntryOk = false;
       } else if (E.Kind != EntryKind::Macro) {
@@ -231,9 +241,9 @@ bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
         E.DefinedOnly = Value;
       }
     }
-    if (N["symbol_arg"]) {
+    if (Field("symbol_arg").IsDefined()) {
       try {
-        E.SymbolArg = N["symbol_arg"].as<unsigned>();
+        E.SymbolArg = Field("symbol_arg").as<unsigned>();
       } catch (const YAML::Exception &) {
         Fail("'" + E.Cuda + "': symbol_arg must be an argument index");
         EntryOk = false;
