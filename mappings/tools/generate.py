@@ -14,6 +14,7 @@ hipSOLVER, MIOpen, RCCL, hipCUB) are paired by rule only; the verifier
 reports them as unverified.
 """
 import argparse
+import collections
 import os
 import re
 import sys
@@ -171,6 +172,8 @@ def main():
     cuda = hdrscan.scan(F.cuda_tu(), "cuda")
     hip = hdrscan.scan(F.HIP_TU, "hip")
     fidx = fuzzy_index(hip)
+    lower = collections.Counter(h.lower() for h in hip)
+    hip_by_lower = {h.lower(): h for h in hip if lower[h.lower()] == 1}
 
     per_family = {f["family"]: {} for f in F.FAMILIES}
     for name, (kind, hdrs) in cuda.items():
@@ -195,6 +198,13 @@ def main():
                 if not verified or c in hip:
                     hipname = c
                     break
+            if hipname is None and verified:
+                # The same name but for case (cudaDevAttrMultiProcessorCount ->
+                # hipDeviceAttributeMultiprocessorCount), when only one HIP name fits.
+                hipname = next((hip_by_lower[c.lower()] for c in
+                                CANDIDATES.get(fid, lambda n, k: [])(name, kind)
+                                if c.lower() in hip_by_lower
+                                and hip[hip_by_lower[c.lower()]][0] == kind), None)
             if hipname is None and verified and fid in ("driver", "types", "runtime"):
                 hipname = fuzzy(name, kind, fidx)
                 if hipname and args.review:

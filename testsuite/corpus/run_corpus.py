@@ -68,6 +68,10 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default=os.path.join(REPO, "..", "shared", "corpus", "hecbench"))
     ap.add_argument("--tool", default=os.path.join(REPO, "build", "tool", "main", "cu2dcu"))
+    ap.add_argument("--wave64-score", default=os.path.join(REPO, "testsuite", "results",
+                                                           "wave64-dev-truth.json"),
+                    help="the wave64 truth score to show the headline of "
+                         "(testsuite/checks/truth/score.py writes it)")
     ap.add_argument("--mappings", help="the tool's --mappings (to pin the maps of a frozen tool)")
     ap.add_argument("--hipcc", default="hipcc")
     ap.add_argument("--out", default=os.path.join(REPO, "testsuite", "results", "corpus", "dev.json"))
@@ -469,6 +473,20 @@ def compile_summary(records):
             "topCompileErrors": top(errors, TOP)}
 
 
+def wave64_truth_headline(path):
+    """Recall and precision of the W64 checks against the truth mined from the
+    hand-written ports (testsuite/checks/truth), when that score exists."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            score = json.load(f)
+    except OSError:
+        return None
+    return {"coreRecall": score["recall"]["core"]["recall"],
+            "allRecall": score["recall"]["all"]["recall"],
+            "precision": score["precision"]["precision"],
+            "truthLines": score["recall"]["all"]["truth"]}
+
+
 def markdown(summary):
     """The summary table, then the most common fallback reasons and errors."""
     text = table(["metric", "value"], summary_rows(summary))
@@ -499,6 +517,11 @@ def summary_rows(summary):
              ("wave64 findings", summary["wave64Findings"]),
              ("residual CUDA identifiers (files)", "%d (%d)" % (
                  summary["residualIdentifiers"]["count"], summary["residualIdentifiers"]["files"]))]
+    truth = summary.get("wave64Truth")
+    if truth:
+        rows.append(("wave64 vs mined truth (%d lines): recall core / all, precision" %
+                     truth["truthLines"], "%.1f%% / %.1f%%, %.1f%%" % (
+                         100 * truth["coreRecall"], 100 * truth["allRecall"], 100 * truth["precision"])))
     c = summary["compile"]
     if c:
         rows += [("translated TUs compiling", "%d / %d" % (c["translatedUnitsOk"], c["translatedUnits"])),
@@ -585,6 +608,7 @@ def main(argv=None):
         if not args.no_compile:
             run_compiles(records, args, work)
     summary = summarize(records, not args.no_compile)
+    summary["wave64Truth"] = wave64_truth_headline(args.wave64_score)
     write_outputs({"summary": summary, "benchmarks": records}, markdown(summary), args)
     return 0
 

@@ -20,14 +20,19 @@ constexpr const char *LowConfidenceNote = " (token-level finding: no AST, lower 
 
 class Scan {
 public:
-  Scan(const std::string &Text, const std::string &Path, FileFindings &Out)
-      : Text(Text), Path(Path), Out(Out), T(lexRaw(Text, 0, Text.size())) {}
+  Scan(const std::string &Text, const std::string &Path, FileFindings &Out, Wave64Scan What)
+      : Text(Text), Path(Path), Out(Out), T(lexRaw(Text, 0, Text.size())),
+        DefinitionsOnly(What == Wave64Scan::Definitions) {}
 
   void run() {
     for (size_t I = 0; I < T.size(); ++I) {
       if (T[I].Kind == tok::hash && T[I].StartsLine)
-        defineOf32(I);
-      else if (T[I].Kind == tok::raw_identifier)
+        definition(I + 2, I + 3, /*Directive=*/true);
+      else if (T[I].Kind == tok::raw_identifier && is(I + 1, tok::equal))
+        definition(I, I + 2, /*Directive=*/false);
+      if (DefinitionsOnly)
+        continue;
+      if (T[I].Kind == tok::raw_identifier)
         identifier(I);
       else if (isLaneOperator(I))
         laneMath(I);
@@ -51,8 +56,9 @@ private:
   void report(size_t I, const char *Id, Severity Level, const std::string &Message) {
     if (isSuppressed(Text, T[I].Offset, Id))
       return;
-    addFinding(Out, Text, Path, T[I].Offset, Id, Level, Message + LowConfidenceNote);
-    Out.Diagnostics.back().LowConfidence = true;
+    addFinding(Out, Text, Path, T[I].Offset, Id, Level,
+               DefinitionsOnly ? Message : Message + LowConfidenceNote);
+    Out.Diagnostics.back().LowConfidence = !DefinitionsOnly;
   }
 
   static bool isWarpSizeName(llvm::StringRef Name) {
@@ -61,23 +67,32 @@ private:
     return Warp.match(Name);
   }
 
-  /// `#define WARP_SIZE 32`.
-  void defineOf32(size_t Hash) {
-    if (spelling(Hash + 1) != "define" || !is(Hash + 2, tok::raw_identifier) ||
-        !isWarpSizeName(spelling(Hash + 2)) || number(Hash + 3) != 32u)
+  /// `#define WARP_SIZE 32`, `constexpr int kWarpSize = 32;`,
+  /// `#define FULL_MASK 0xffffffff`: Name at T[Name], the value at T[Value]
+  /// alone (a directive's line ends there, a declaration's ';' follows).
+  void definition(size_t Name, size_t Value, bool Directive) {
+    if (!is(Name, tok::raw_identifier) || (Directive && spelling(Name - 1) != "define"))
       return;
-    report(Hash + 3, "W64-LANE-MATH", Severity::Warning,
-           "'" + spelling(Hash + 2) + "' defines the warp size as 32; a wavefront has 64 "
-           "lanes (use warpSize)");
+    bool Alone = Directive ? Value + 1 >= T.size() || T[Value + 1].StartsLine
+                           : is(Value + 1, tok::semi) || is(Value + 1, tok::comma);
+    std::optional<uint64_t> V = number(Value);
+    if (!V || !Alone)
+      return;
+    std::string Id = spelling(Name);
+    static const llvm::Regex Mask("mask", llvm::Regex::IgnoreCase);
+    if (*V == 32 && isWarpSizeName(Id))
+      report(Value, "W64-LANE-MATH", Severity::Warning,
+             "'" + Id + "' defines the warp size as 32; a wavefront has 64 lanes (use warpSize)");
+    else if (*V == 0xffffffffu && Mask.match(Id) && spelling(Value).find_first_of("lL") ==
+                                                         std::string::npos)
+      report(Value, "W64-MASK32", Severity::Note,
+             "'" + Id + "' defines a 32-bit full lane mask; a wavefront has 64 lanes "
+             "(HIP >= 6.2 takes 0xffffffffffffffffull; before 6.2 the mask is dropped)");
   }
 
   void identifier(size_t I) {
     std::string Name = spelling(I);
-    // `const int kWarpSize = 32;`
-    if (isWarpSizeName(Name) && is(I + 1, tok::equal) && number(I + 2) == 32u && !is(I + 3, tok::period))
-      report(I + 2, "W64-LANE-MATH", Severity::Warning,
-             "'" + Name + "' holds the warp size 32; a wavefront has 64 lanes (use warpSize)");
-    else if (isWarpCall(Name) && is(I + 1, tok::l_paren))
+    if (isWarpCall(Name) && is(I + 1, tok::l_paren))
       maskArgument(I, Name);
     else if ((Name == "asm" || Name == "__asm__" || Name == "__asm") )
       inlinePtx(I);
@@ -189,12 +204,14 @@ private:
   const std::string &Path;
   FileFindings &Out;
   std::vector<RawToken> T;
+  const bool DefinitionsOnly;
 };
 
 } // namespace
 
-void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out) {
-  Scan(Text, Path, Out).run();
+void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out,
+                         Wave64Scan What) {
+  Scan(Text, Path, Out, What).run();
 }
 
 } // namespace cu2dcu

@@ -11,7 +11,17 @@
 
 namespace cu2dcu {
 
+enum class Wave64Scan {
+  /// A file without an AST: everything the spelling shows, low confidence.
+  Everything,
+  /// A file the AST checks covered: only the definitions of warp sizes and
+  /// masks (#define WARP_SIZE 32, FULL_MASK = 0xffffffff), which they report
+  /// at the uses; the definition is the line to change.
+  Definitions,
+};
+
 /// Scans Text for warp-32 assumptions and adds the findings to Out.
-void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out);
+void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out,
+                         Wave64Scan What = Wave64Scan::Everything);
 
 } // namespace cu2dcu

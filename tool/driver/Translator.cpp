@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace cu2dcu {
 
@@ -259,6 +260,7 @@ private:
   void collect(const TranslationResult &Result);
   void translateLexically(FileReport &R, ParseFailure Failure, std::string Reason);
   void applyAll();
+  void addWave64Definitions();
   void addFinding(const FileReport &R, unsigned Offset, const char *CheckId, Severity Level,
                   std::string Message) {
     FileFindings Sink;
@@ -549,6 +551,24 @@ void Pipeline::translateLexically(FileReport &R, ParseFailure Failure, std::stri
                "translated lexically: " + R.ModeReason);
 }
 
+/// The AST checks report a warp size or mask at its uses; the line to change
+/// is its definition (#define WARP_SIZE 32): reported too, unless a check
+/// already reports that line.
+void Pipeline::addWave64Definitions() {
+  std::set<std::tuple<std::string, unsigned, std::string>> Reported;
+  for (const Diagnostic &D : Diagnostics)
+    Reported.insert({D.File, D.Line, D.CheckId});
+  for (const FileReport &R : Run.Files) {
+    if (R.Mode != ParseMode::Ast && R.Mode != ParseMode::AstRecovered)
+      continue;
+    FileFindings Found;
+    scanWave64Lexically(R.Original, R.Input.Display, Found, Wave64Scan::Definitions);
+    for (Diagnostic &D : Found.Diagnostics)
+      if (!Reported.count({D.File, D.Line, D.CheckId}))
+        Diagnostics.push_back(std::move(D));
+  }
+}
+
 void Pipeline::applyAll() {
   StageClock RewriteClock;
   for (FileReport &R : Run.Files) {
@@ -573,6 +593,7 @@ void Pipeline::applyAll() {
     R.Applied = std::move(Applied.Applied);
     R.Status = R.Translated == R.Original ? FileStatus::Unchanged : FileStatus::Translated;
   }
+  addWave64Definitions();
   std::sort(Diagnostics.begin(), Diagnostics.end());
   Diagnostics.erase(std::unique(Diagnostics.begin(), Diagnostics.end()), Diagnostics.end());
   // A map note is worth reading once per file, at the first use.

@@ -7,6 +7,10 @@ not kept twice in the repository:
                 four settings: launch syntax kept or not, HIP 5.2 or 6.2)
   OUT/maps/     the map-verifier test cases and the smaller shipped maps
 
+  OUT/lexical/  also real CUDA code: up to REAL_SEEDS sources of the dev
+                corpus (../shared/corpus/hecbench, read in place, never
+                copied into the repository) when it is there
+
 tool/fuzz/corpus/ keeps only what no test holds: the inputs of the bugs the
 fuzzers found (regression-*) and hand-written seeds (seed-*).
 
@@ -19,6 +23,18 @@ LEXICAL = [("golden", "testsuite/golden/*.cu"), ("cases", "testsuite/checks/case
            ("lexical", "testsuite/robustness/lexical/*.cu")]
 MAPS = ["testsuite/maps/cases/*.yaml", "mappings/*.yaml"]
 MAX_MAP_BYTES = 12 * 1024  # the larger shipped maps only slow the fuzzer down
+REAL_CORPUS = os.path.join(ROOT, "..", "shared", "corpus", "hecbench")
+REAL_SEEDS = 200
+MAX_REAL_BYTES = 64 * 1024
+
+
+def real_sources():
+    """Up to REAL_SEEDS small CUDA sources of the dev corpus, evenly spaced by name."""
+    found = sorted(p for ext in ("cu", "cuh") for p in
+                   glob.glob(os.path.join(REAL_CORPUS, "*-cuda", "**", "*." + ext), recursive=True)
+                   if os.path.getsize(p) <= MAX_REAL_BYTES)
+    step = max(1, len(found) // REAL_SEEDS)
+    return found[::step][:REAL_SEEDS]
 
 
 def write(path, data):
@@ -38,6 +54,11 @@ def main():
                 write(os.path.join(out, "lexical", prefix + "-" + os.path.basename(src)),
                       bytes([n % 4]) + f.read())
             n += 1
+    for src in real_sources():
+        with open(src, "rb") as f:
+            name = os.path.relpath(src, REAL_CORPUS).replace(os.sep, "_")
+            write(os.path.join(out, "lexical", "real-" + name), bytes([n % 4]) + f.read())
+        n += 1
     m = 0
     for pattern in MAPS:
         for src in sorted(glob.glob(os.path.join(ROOT, pattern))):

@@ -3,7 +3,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#define WARP_SIZE 32
+#define WARP_SIZE 32  // expect: W64-LANE-MATH (definition site)
 
 template <int NUM_THREADS, int THREAD_GROUP_SIZE>
 __global__ void attention_scores(const float *q, const float *k, float *out, int ctx_len) {

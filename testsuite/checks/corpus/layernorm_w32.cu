@@ -2,7 +2,7 @@
 // written for 32-lane warps.
 #include <cuda_runtime.h>
 
-constexpr int kWarpSize = 32;
+constexpr int kWarpSize = 32;  // expect: W64-LANE-MATH (definition site)
 
 template <typename T>
 __device__ T warp_sum(T v) {

@@ -1,7 +1,7 @@
 // Sum reductions written for 32-lane warps.
 #include <cuda_runtime.h>
 
-#define FULL_MASK 0xffffffff
+#define FULL_MASK 0xffffffff  // expect: W64-MASK32 (definition site)
 
 __inline__ __device__ float warpReduceSum(float val) {
   for (int offset = 16; offset > 0; offset /= 2)  // expect: W64-SHFL-OFFSET

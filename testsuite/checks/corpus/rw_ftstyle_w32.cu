@@ -2,7 +2,7 @@
 // explicit widths, float warp counts, per-warp statics.
 #include <cuda_runtime.h>
 
-#define FINAL_MASK 0xffffffff
+#define FINAL_MASK 0xffffffff  // expect: W64-MASK32 (definition site)
 
 template <typename T>
 __inline__ __device__ T warpReduceSum(T val) {

@@ -1,10 +1,10 @@
 // Warp-per-row GEMV with a named full mask and a WARP_SIZE macro.
 #include <cuda_runtime.h>
 
-#define WARP_SIZE 32
+#define WARP_SIZE 32  // expect: W64-LANE-MATH (definition site)
 
 __device__ __forceinline__ float warp_reduce_sum_f32(float v) {
-  const unsigned int MASK = 0xffffffffu;
+  const unsigned int MASK = 0xffffffffu;  // expect: W64-MASK32 (definition site)
 #pragma unroll
   for (int offset = (WARP_SIZE >> 1); offset >= 1; offset >>= 1)  // expect: W64-SHFL-OFFSET
     v += __shfl_xor_sync(MASK, v, offset);  // expect: W64-MASK32

@@ -1,7 +1,7 @@
 // Kernels parameterised by a warp-size template argument that defaults to 32.
 #include <cuda_runtime.h>
 
-#define WARP_SIZE 32
+#define WARP_SIZE 32  // expect: W64-LANE-MATH (definition site)
 
 template <const int kWarpSize = WARP_SIZE>
 __device__ __forceinline__ float warp_reduce_sum(float val) {

@@ -2,8 +2,8 @@
 #include <cuda_runtime.h>
 #include <float.h>
 
-#define WARP_SIZE 32
-#define FINAL_MASK 0xffffffff
+#define WARP_SIZE 32  // expect: W64-LANE-MATH (definition site)
+#define FINAL_MASK 0xffffffff  // expect: W64-MASK32 (definition site)
 
 __device__ __forceinline__ float warpMax(float v) {
 #pragma unroll

@@ -1,7 +1,7 @@
 // Warp-level top-k (k <= 32) by bitonic exchange, written for 32-lane warps.
 #include <cuda_runtime.h>
 
-#define WARP 32
+#define WARP 32  // expect: W64-LANE-MATH (definition site)
 #define LOG_WARP 5
 
 __device__ __forceinline__ void cas(float &v, int &idx, int partner_mask, bool up) {
