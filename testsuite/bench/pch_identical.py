@@ -140,6 +140,8 @@ def comparable_report(path):
         report = json.load(f)
     report.pop("run", None)  # arguments and output path
     report.get("statistics", {}).pop("seconds", None)
+    for f in report.get("files", []):
+        f.pop("cpuSeconds", None)  # a timing, like statistics.seconds
     return report
 
 

@@ -86,7 +86,10 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
   if (Text.find(Hip) != std::string::npos ||
       llvm::any_of(Edits, [&](const Edit &E) { return E.Text.find(Hip) != std::string::npos; }))
     return std::nullopt;
-  unsigned Insert = Text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  // After a byte order mark (UTF-8, or UTF-16's bytes before ASCII text).
+  unsigned Insert = Text.compare(0, 3, "\xEF\xBB\xBF") == 0                                  ? 3
+                    : Text.compare(0, 2, "\xFE\xFF") == 0 || Text.compare(0, 2, "\xFF\xFE") == 0 ? 2
+                                                                                             : 0;
   int Depth = 0;
   for (const RawToken &T : lexRaw(Text, 0, Text.size())) {
     if (T.Kind != clang::tok::hash || !T.StartsLine)
