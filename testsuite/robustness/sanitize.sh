@@ -2,7 +2,8 @@
 # CI step: builds cu2dcu with AddressSanitizer + UndefinedBehaviorSanitizer
 # into build-asan (only the cu2dcu binary, -O1 -g1 to keep the build short)
 # and runs the golden, wave64-check and robustness tests against it (not the
-# guarantee tests, which check outputs, not memory, and take longest). Any
+# guarantee tests and the lexical-vs-AST comparison, which check outputs, not
+# memory, and take longest; robustness/lexical/* runs the lexical mode). Any
 # sanitizer report fails the test that triggered it (-fno-sanitize-recover,
 # and a parse child's report fails the run instead of falling back).
 #
@@ -28,7 +29,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 (cd build-asan && ctest --output-on-failure -j"$JOBS" --timeout 1200 \
    -R '^(golden|checks|robustness)/' \
-   -E '/hipcc$|^checks/wave64-precision$|^robustness/guarantee/' "$@") || status=$?
+   -E '/hipcc$|^checks/wave64-precision$|^robustness/guarantee/|^robustness/lexical-vs-ast$' \
+   "$@") || status=$?
 done=$(date +%s)
 echo "sanitizer step: build $((built - start)) s, tests $((done - built)) s, total $((done - start)) s"
 exit $status

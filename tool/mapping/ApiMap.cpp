@@ -158,7 +158,7 @@ bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
     std::vector<std::pair<std::string, YAML::Node>> Fields;
     bool EntryOk = true;
     for (const auto &KV : N) {
-      std::string Key = KV.first.Scalar();
+      std::string Key = KV.first.as<std::string>(); // throws on a non-scalar key
       if (!KnownEntryKeys.count(Key)) {
         Fail("unknown key '" + Key + "'");
         EntryOk = false;
