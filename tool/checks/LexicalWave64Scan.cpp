@@ -94,7 +94,7 @@ private:
     std::string Name = spelling(I);
     if (isWarpCall(Name) && is(I + 1, tok::l_paren))
       maskArgument(I, Name);
-    else if ((Name == "asm" || Name == "__asm__" || Name == "__asm") )
+    else if (Name == "asm" || Name == "__asm__" || Name == "__asm")
       inlinePtx(I);
     else if (Name == "for" && is(I + 1, tok::l_paren))
       shuffleLoop(I + 1);

@@ -57,9 +57,6 @@ inline const char *parseFailureName(ParseFailure F) {
 /// A byte range [Begin, End) of a file.
 struct ByteRange {
   unsigned Begin = 0, End = 0;
-  bool contains(unsigned Offset, unsigned Length) const {
-    return Offset >= Begin && Offset + Length <= End;
-  }
 };
 
 struct FileFindings {

@@ -90,19 +90,20 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
   unsigned Insert = Text.compare(0, 3, "\xEF\xBB\xBF") == 0                                  ? 3
                     : Text.compare(0, 2, "\xFE\xFF") == 0 || Text.compare(0, 2, "\xFF\xFE") == 0 ? 2
                                                                                              : 0;
+  // Before the first #include outside any #if.
+  std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
   int Depth = 0;
-  for (const RawToken &T : lexRaw(Text, 0, Text.size())) {
-    if (T.Kind != clang::tok::hash || !T.StartsLine)
+  for (size_t I = 0; I + 1 < Tokens.size(); ++I) {
+    if (Tokens[I].Kind != clang::tok::hash || !Tokens[I].StartsLine)
       continue;
-    std::vector<RawToken> Directive = lexRaw(Text, T.Offset + T.Length, T.Offset + T.Length + 16);
-    std::string Word = Directive.empty() ? "" : cleanSpelling(Text, Directive.front());
+    std::string Word = cleanSpelling(Text, Tokens[I + 1]);
     if (llvm::StringRef(Word).starts_with("if"))
       ++Depth;
     else if (Word == "endif")
       --Depth;
     else if (Word == "include" && Depth == 0) {
-      Insert = Text.rfind('\n', T.Offset) == std::string::npos ? Insert
-                                                              : Text.rfind('\n', T.Offset) + 1;
+      size_t LineStart = Text.rfind('\n', Tokens[I].Offset);
+      Insert = LineStart == std::string::npos ? Insert : unsigned(LineStart + 1);
       break;
     }
   }
