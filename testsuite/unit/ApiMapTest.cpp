@@ -1,10 +1,13 @@
 #include "mapping/ApiMap.h"
+#include "mapping/MapCache.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using namespace cu2dcu;
 
@@ -117,6 +120,82 @@ TEST_F(ApiMapTest, LaterFileOverridesWithNote) {
 TEST_F(ApiMapTest, MissingFileIsAnError) {
   EXPECT_FALSE(Map.loadFile(::testing::TempDir() + "/does-not-exist.yaml"));
   EXPECT_TRUE(Map.hasErrors());
+}
+
+// Everything a load yields, in a comparable form: what a cached load must repeat.
+std::vector<std::string> describe(const ApiMap &Map) {
+  std::vector<std::string> Lines;
+  for (const ApiEntry *E : Map.entries())
+    Lines.push_back(E->Cuda + "|" + E->Hip + "|" + kindName(E->Kind) + "|" +
+                    statusName(E->Status) + "|" + E->Family + "|" + E->Reason + "|" + E->Note +
+                    "|" + (E->HipSince ? E->HipSince->str() : "-") + "|" + E->CudaSince + "|" +
+                    E->CudaRemoved + "|" + (E->SymbolArg ? std::to_string(*E->SymbolArg) : "-") +
+                    "|" + E->HipRequires + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
+                    E->SourceFile + ":" + std::to_string(E->SourceLine) + ":" +
+                    std::to_string(E->SourceColumn));
+  for (const MapLoadIssue &I : Map.issues())
+    Lines.push_back(I.File + ":" + std::to_string(I.Line) + ":" + std::to_string(I.Column) +
+                    (I.IsError ? " error " : " note ") + I.Message);
+  return Lines;
+}
+
+const char *CachedMapText = R"(family: runtime
+entries:
+  - {cuda: cudaMalloc, hip: hipMalloc, kind: function}
+  - {cuda: cudaMemcpyToSymbol, hip: hipMemcpyToSymbol, kind: function, symbol_arg: 0}
+  - {cuda: __shfl_sync, hip: __shfl_sync, kind: function, hip_since: "6.2", note: "64-bit mask"}
+  - {cuda: cudaFoo, kind: function, status: unsupported, reason: "no equivalent", cuda_since: "9.0"}
+  - {cuda: cudaBar, kind: function, status: removed, cuda_removed: "12.0"}
+  - {cuda: cooperative_groups/reduce.h, hip: hip/hip_cooperative_groups.h, kind: header, hip_requires: hip/hip_runtime.h}
+  - {cuda: __CUDACC__, hip: __HIPCC__, kind: macro, defined_only: true}
+  - {cuda: "cub::", hip: "hipcub::", kind: namespace}
+  - {cuda: cudaBad, kind: function, status: bogus}
+)";
+
+TEST_F(ApiMapTest, CachedLoadRepeatsTheParsedOne) {
+  std::string Cache = ::testing::TempDir() + "/map-cache-repeat";
+  std::filesystem::remove_all(Cache);
+  std::string Path = write("cached.yaml", CachedMapText);
+  ApiMap Parsed;
+  EXPECT_FALSE(Parsed.loadFile(Path)); // the bogus status is an error
+  Map.setCacheDirectory(Cache);
+  EXPECT_FALSE(Map.loadFile(Path)); // parses and fills the cache
+  ApiMap Cached;
+  Cached.setCacheDirectory(Cache);
+  EXPECT_FALSE(Cached.loadFile(Path));
+  EXPECT_EQ(describe(Parsed), describe(Map));
+  EXPECT_EQ(describe(Parsed), describe(Cached));
+  EXPECT_TRUE(Cached.hasNamespaces());
+  EXPECT_EQ(Cached.lookupHeader("cooperative_groups/reduce.h")->HipRequires, "hip/hip_runtime.h");
+}
+
+TEST_F(ApiMapTest, CacheEntriesAreUsedAndACorruptOneIsIgnored) {
+  std::string Cache = ::testing::TempDir() + "/map-cache-corrupt";
+  std::filesystem::remove_all(Cache);
+  std::string Text = "family: runtime\nentries:\n  - {cuda: cudaMalloc, hip: hipMalloc, kind: function}\n";
+  std::string Path = write("corrupt.yaml", Text);
+  Map.setCacheDirectory(Cache);
+  ASSERT_TRUE(Map.loadFile(Path));
+  std::string Entry = Cache + "/map-" + mapCacheKey(Text) + ".json";
+  // A cache entry with other contents is what the next run reads...
+  std::string Planted = std::string(R"({"ok":true,"issues":[],"entries":[)") +
+                        R"({"cuda":"cudaMalloc","hip":"plantedMalloc","kind":0,"status":0,"line":3,"column":5}]})";
+  std::ofstream(Entry) << Planted;
+  ApiMap FromCache;
+  FromCache.setCacheDirectory(Cache);
+  ASSERT_TRUE(FromCache.loadFile(Path));
+  EXPECT_EQ(FromCache.lookup("cudaMalloc")->Hip, "plantedMalloc");
+  // ...and a damaged one falls back to the YAML.
+  std::ofstream(Entry) << R"({"ok":true,"entries":[{"cuda":)";
+  ApiMap Fallback;
+  Fallback.setCacheDirectory(Cache);
+  ASSERT_TRUE(Fallback.loadFile(Path));
+  EXPECT_EQ(Fallback.lookup("cudaMalloc")->Hip, "hipMalloc");
+}
+
+TEST_F(ApiMapTest, CacheKeyFollowsTheText) {
+  EXPECT_EQ(mapCacheKey("family: a\n"), mapCacheKey("family: a\n"));
+  EXPECT_NE(mapCacheKey("family: a\n"), mapCacheKey("family: b\n"));
 }
 
 TEST(HipVersionTest, ParsesAndOrders) {

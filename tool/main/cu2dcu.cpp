@@ -6,6 +6,7 @@
 #include "discover/InputDiscovery.h"
 #include "driver/Translator.h"
 #include "mapping/HipTarget.h"
+#include "mapping/MapCache.h"
 #include "output/OutputWriter.h"
 #include "report/Baseline.h"
 #include "report/CheckCatalog.h"
@@ -48,6 +49,12 @@ cl::list<std::string> ExtraMaps("map", cl::desc("Additional YAML API map (repeat
                                 cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> MappingsDir("mappings", cl::desc("Directory of the shipped API maps"),
                                  cl::init(CU2DCU_DEFAULT_MAPPINGS), cl::cat(Category));
+cl::opt<std::string> MapCacheDir("map-cache",
+                                cl::desc("Folder that caches the loaded maps (default: "
+                                         "$XDG_CACHE_HOME/cu2dcu/maps)"),
+                                cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoMapCache("no-map-cache", cl::desc("Parse the YAML maps on every run"),
+                         cl::cat(Category));
 cl::opt<std::string> HipVersionText("hip-version",
                                     cl::desc("Target HIP version MAJOR.MINOR or a profile name "
                                              "(default: the installed HIP, else 5.2)"),
@@ -227,6 +234,8 @@ int run(int Argc, const char **Argv) {
   const auto RunStart = std::chrono::steady_clock::now(); // --time-report
   StageClock MapsClock;
   ApiMap Map;
+  if (!NoMapCache)
+    Map.setCacheDirectory(MapCacheDir.empty() ? defaultMapCacheDirectory() : MapCacheDir.getValue());
   Map.loadDirectory(MappingsDir);
   for (const std::string &Extra : ExtraMaps)
     Map.loadFile(Extra);

@@ -1,4 +1,5 @@
 #include "mapping/ApiMap.h"
+#include "mapping/MapCache.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -99,194 +100,247 @@ bool ApiMap::loadDirectory(const std::string &Dir) {
   return Ok;
 }
 
-bool ApiMap::loadText(const std::string &Text, const std::string &Origin) {
-  // yaml-cpp throws on a conversion the checks below did not foresee (a key
-  // that is a list, a scalar of the wrong kind): a load error, never an
-  // escaping exception (found by tool/fuzz/fuzz-maps).
-  try {
-    return loadYaml(Text, Origin);
-  } catch (const YAML::Exception &E) {
-    addIssue(Origin, E.mark.line + 1, E.mark.column + 1, "malformed map: " + E.msg);
-    return false;
-  }
-}
+namespace {
 
-bool ApiMap::loadYaml(const std::string &Text, const std::string &Origin) {
-  YAML::Node Root;
-  try {
-    Root = YAML::Load(Text);
-  } catch (const YAML::Exception &E) {
-    addIssue(Origin, E.mark.line + 1, E.mark.column + 1, E.msg);
-    return false;
-  }
-  auto Where = [](const YAML::Node &N) {
-    YAML::Mark M = N.Mark();
-    return std::make_pair(unsigned(M.line + 1), unsigned(M.column + 1));
-  };
-  if (!Root.IsMap()) {
-    auto [L, C] = Where(Root);
-    addIssue(Origin, L, C, "a map file must be a mapping with 'family' and 'entries'");
-    return false;
-  }
-  std::string Family = Root["family"] && Root["family"].IsScalar() ? Root["family"].as<std::string>() : "";
-  if (Family.empty()) {
-    auto [L, C] = Where(Root);
-    addIssue(Origin, L, C, "missing 'family'");
-    return false;
-  }
-  YAML::Node List = Root["entries"];
-  if (!List || !List.IsSequence()) {
-    auto [L, C] = Where(Root);
-    addIssue(Origin, L, C, "missing 'entries' list");
-    return false;
-  }
+/// Validates one map file; fills Out without touching any table.
+class MapFileParser {
+public:
+  MapFileParser(const std::string &Origin, MapFileContents &Out) : Origin(Origin), Out(Out) {}
 
-  bool Ok = true;
-  std::set<std::string> SeenHere;
-  for (const YAML::Node &N : List) {
-    auto [Line, Col] = Where(N);
-    auto Fail = [&](const std::string &Msg) {
-      addIssue(Origin, Line, Col, Msg);
-      Ok = false;
-    };
-    if (!N.IsMap()) {
-      Fail("an entry must be a mapping");
-      continue;
+  void parse(const std::string &Text) {
+    // yaml-cpp throws on a conversion the checks below did not foresee (a
+    // key that is a list, a scalar of the wrong kind): a load error, never
+    // an escaping exception (found by tool/fuzz/fuzz-maps).
+    try {
+      parseDocument(YAML::Load(Text));
+    } catch (const YAML::Exception &E) {
+      fail(E.mark.line + 1, E.mark.column + 1, E.msg);
     }
-    // One pass over the entry's keys: yaml-cpp's map lookup by key is a
-    // linear search that converts every key it passes.
-    std::vector<std::pair<std::string, YAML::Node>> Fields;
-    bool EntryOk = true;
+  }
+
+private:
+  void fail(unsigned Line, unsigned Col, std::string Msg) {
+    Out.Issues.push_back({Origin, Line, Col, std::move(Msg), true});
+    Out.Ok = false;
+  }
+  void fail(const YAML::Node &N, std::string Msg) {
+    YAML::Mark M = N.Mark();
+    fail(M.line + 1, M.column + 1, std::move(Msg));
+  }
+
+  void parseDocument(const YAML::Node &Root) {
+    if (!Root.IsMap())
+      return fail(Root, "a map file must be a mapping with 'family' and 'entries'");
+    Family = Root["family"] && Root["family"].IsScalar() ? Root["family"].as<std::string>() : "";
+    if (Family.empty())
+      return fail(Root, "missing 'family'");
+    YAML::Node List = Root["entries"];
+    if (!List || !List.IsSequence())
+      return fail(Root, "missing 'entries' list");
+    for (const YAML::Node &N : List)
+      if (std::optional<ApiEntry> E = parseEntry(N))
+        accept(std::move(*E), N);
+  }
+
+  using Fields = std::vector<std::pair<std::string, YAML::Node>>;
+
+  /// One pass over the entry's keys: yaml-cpp's map lookup by key is a
+  /// linear search that converts every key it passes.
+  std::optional<Fields> readFields(const YAML::Node &N) {
+    Fields All;
+    bool Ok = true;
     for (const auto &KV : N) {
       std::string Key = KV.first.as<std::string>(); // throws on a non-scalar key
       if (!KnownEntryKeys.count(Key)) {
-        Fail("unknown key '" + Key + "'");
-        EntryOk = false;
+        fail(N, "unknown key '" + Key + "'");
+        Ok = false;
       }
-      Fields.emplace_back(std::move(Key), KV.second);
+      All.emplace_back(std::move(Key), KV.second);
     }
-    auto Field = [&](const char *Key) {
-      for (const auto &[Name, Value] : Fields)
-        if (Name == Key)
-          return Value;
-      return YAML::Node(YAML::NodeType::Undefined);
-    };
-    auto Str = [&](const char *Key) -> std::string {
-      YAML::Node V = Field(Key);
-      return V.IsDefined() && V.IsScalar() ? V.Scalar() : std::string();
-    };
+    return Ok ? std::optional<Fields>(std::move(All)) : std::nullopt;
+  }
+
+  static YAML::Node field(const Fields &All, const char *Key) {
+    for (const auto &[Name, Value] : All)
+      if (Name == Key)
+        return Value;
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+  static std::string text(const Fields &All, const char *Key) {
+    YAML::Node V = field(All, Key);
+    return V.IsDefined() && V.IsScalar() ? V.Scalar() : std::string();
+  }
+
+  std::optional<ApiEntry> parseEntry(const YAML::Node &N) {
+    if (!N.IsMap()) {
+      fail(N, "an entry must be a mapping");
+      return std::nullopt;
+    }
+    std::optional<Fields> All = readFields(N);
     ApiEntry E;
-    E.Cuda = Str("cuda");
-    E.Hip = Str("hip");
-    E.Family = Family;
-    E.Reason = Str("reason");
-    E.Note = Str("note");
-    E.CudaSince = Str("cuda_since");
-    E.CudaRemoved = Str("cuda_removed");
-    E.HipRequires = Str("hip_requires");
-    E.SourceFile = Origin;
-    E.SourceLine = Line;
+    E.Cuda = All ? text(*All, "cuda") : std::string();
+    if (!All)
+      return std::nullopt;
     if (E.Cuda.empty()) {
-      Fail("entry without 'cuda' name");
-      continue;
+      fail(N, "entry without 'cuda' name");
+      return std::nullopt;
     }
-    std::string Kind = Str("kind");
+    E.Hip = text(*All, "hip");
+    E.Family = Family;
+    E.Reason = text(*All, "reason");
+    E.Note = text(*All, "note");
+    E.CudaSince = text(*All, "cuda_since");
+    E.CudaRemoved = text(*All, "cuda_removed");
+    E.HipRequires = text(*All, "hip_requires");
+    E.SourceFile = Origin;
+    E.SourceLine = N.Mark().line + 1;
+    E.SourceColumn = N.Mark().column + 1;
+    if (!readKindAndStatus(*All, N, E))
+      return std::nullopt;
+    bool Ok = checkStatus(*All, N, E) & readOptionalFields(*All, N, E);
+    return Ok ? std::optional<ApiEntry>(std::move(E)) : std::nullopt;
+  }
+
+  bool readKindAndStatus(const Fields &All, const YAML::Node &N, ApiEntry &E) {
+    std::string Kind = text(All, "kind");
     auto K = std::find_if(std::begin(KindNames), std::end(KindNames),
                           [&](const auto &P) { return Kind == P.first; });
     if (K == std::end(KindNames)) {
-      Fail("'" + E.Cuda + "': unknown kind '" + Kind + "'");
-      continue;
+      fail(N, "'" + E.Cuda + "': unknown kind '" + Kind + "'");
+      return false;
     }
     E.Kind = K->second;
-    std::string Status = Str("status");
-    if (!Status.empty()) {
-      auto S = std::find_if(std::begin(StatusNames), std::end(StatusNames),
-                            [&](const auto &P) { return Status == P.first; });
-      if (S == std::end(StatusNames)) {
-        Fail("'" + E.Cuda + "': unknown status '" + Status + "'");
-        continue;
-      }
-      E.Status = S->second;
+    std::string Status = text(All, "status");
+    if (Status.empty())
+      return true;
+    auto S = std::find_if(std::begin(StatusNames), std::end(StatusNames),
+                          [&](const auto &P) { return Status == P.first; });
+    if (S == std::end(StatusNames)) {
+      fail(N, "'" + E.Cuda + "': unknown status '" + Status + "'");
+      return false;
     }
+    E.Status = S->second;
+    return true;
+  }
+
+  bool checkStatus(const Fields &All, const YAML::Node &N, const ApiEntry &E) {
+    bool Ok = true;
     if (E.Status == EntryStatus::Unsupported && E.Reason.empty()) {
-      Fail("'" + E.Cuda + "': unsupported entries need a 'reason'");
-      EntryOk = false;
+      fail(N, "'" + E.Cuda + "': unsupported entries need a 'reason'");
+      Ok = false;
     }
-    if (E.Status == EntryStatus::Supported && !Field("hip").IsDefined()) {
-      Fail("'" + E.Cuda + "': supported entries need a 'hip' name");
-      EntryOk = false;
-    }
-    if (std::string Since = Str("hip_since"); !Since.empty()) {
-      E.HipSince = HipVersion::parse(Since);
-      if (!E.HipSince) {
-        Fail("'" + E.Cuda + "': hip_since must be MAJOR.MINOR, got '" + Since + "'");
-        EntryOk = false;
-      }
+    if (E.Status == EntryStatus::Supported && !field(All, "hip").IsDefined()) {
+      fail(N, "'" + E.Cuda + "': supported entries need a 'hip' name");
+      Ok = false;
     }
     if (!E.HipRequires.empty() && E.Kind != EntryKind::Header) {
-      Fail("'" + E.Cuda + "': hip_requires is for header entries");
-      EntryOk = false;
+      fail(N, "'" + E.Cuda + "': hip_requires is for header entries");
+      Ok = false;
     }
-    for (const char *Flag : {"defined_only", "predefined"}) {
-      if (!Field(Flag).IsDefined())
-        continue;
-      bool Value = false;
-      if (!YAML::convert<bool>::decode(Field(Flag), Value)) {
-        Fail("'" + E.Cuda + "': " + Flag + " must be true or false");
-        EntryOk = false;
-      } else if (E.Kind != EntryKind::Macro) {
-        Fail("'" + E.Cuda + "': " + Flag + " is for macro entries");
-        EntryOk = false;
-      } else if (std::string(Flag) == "defined_only") {
-        E.DefinedOnly = Value;
+    return Ok;
+  }
+
+  bool readOptionalFields(const Fields &All, const YAML::Node &N, ApiEntry &E) {
+    bool Ok = true;
+    if (std::string Since = text(All, "hip_since"); !Since.empty()) {
+      E.HipSince = HipVersion::parse(Since);
+      if (!E.HipSince) {
+        fail(N, "'" + E.Cuda + "': hip_since must be MAJOR.MINOR, got '" + Since + "'");
+        Ok = false;
       }
     }
-    if (Field("symbol_arg").IsDefined()) {
-      try {
-        E.SymbolArg = Field("symbol_arg").as<unsigned>();
-      } catch (const YAML::Exception &) {
-        Fail("'" + E.Cuda + "': symbol_arg must be an argument index");
-        EntryOk = false;
+    for (const char *Flag : {"defined_only", "predefined"})
+      Ok &= readMacroFlag(field(All, Flag), Flag, N, E);
+    if (YAML::Node Arg = field(All, "symbol_arg"); Arg.IsDefined()) {
+      unsigned Index = 0;
+      if (YAML::convert<unsigned>::decode(Arg, Index)) {
+        E.SymbolArg = Index;
+      } else {
+        fail(N, "'" + E.Cuda + "': symbol_arg must be an argument index");
+        Ok = false;
       }
     }
-    if (!EntryOk)
-      continue;
-    if (!SeenHere.insert(E.Cuda).second) {
-      Fail("duplicate entry for '" + E.Cuda + "' in the same file");
-      continue;
+    return Ok;
+  }
+
+  bool readMacroFlag(const YAML::Node &Value, const char *Flag, const YAML::Node &N,
+                     ApiEntry &E) {
+    if (!Value.IsDefined())
+      return true;
+    bool On = false;
+    if (!YAML::convert<bool>::decode(Value, On)) {
+      fail(N, "'" + E.Cuda + "': " + Flag + " must be true or false");
+      return false;
     }
+    if (E.Kind != EntryKind::Macro) {
+      fail(N, "'" + E.Cuda + "': " + Flag + " is for macro entries");
+      return false;
+    }
+    if (std::string(Flag) == "defined_only")
+      E.DefinedOnly = On;
+    return true;
+  }
+
+  /// The checks that need the whole entry, then keeps it.
+  void accept(ApiEntry E, const YAML::Node &N) {
+    if (!SeenHere.insert(E.Cuda).second)
+      return fail(N, "duplicate entry for '" + E.Cuda + "' in the same file");
     if (E.Kind == EntryKind::Namespace && E.Cuda.size() > 2 &&
-        E.Cuda.compare(E.Cuda.size() - 2, 2, "::") != 0) {
-      Fail("'" + E.Cuda + "': namespace entries end with '::'");
-      continue;
-    }
+        E.Cuda.compare(E.Cuda.size() - 2, 2, "::") != 0)
+      return fail(N, "'" + E.Cuda + "': namespace entries end with '::'");
     if (size_t Colons = E.Cuda.rfind("::");
         E.Kind != EntryKind::Namespace && E.Kind != EntryKind::Header &&
         Colons != std::string::npos && !E.Hip.empty() &&
-        E.Hip.compare(0, Colons + 2, E.Cuda, 0, Colons + 2) != 0) {
+        E.Hip.compare(0, Colons + 2, E.Cuda, 0, Colons + 2) != 0)
       // Uses are renamed by their last name only (the qualifier may be an alias).
-      Fail("'" + E.Cuda + "': a qualified entry's 'hip' name must keep the qualifier '" +
-           E.Cuda.substr(0, Colons + 2) + "' (rename the namespace with a namespace entry)");
-      continue;
-    }
+      return fail(N, "'" + E.Cuda + "': a qualified entry's 'hip' name must keep the qualifier '" +
+                         E.Cuda.substr(0, Colons + 2) +
+                         "' (rename the namespace with a namespace entry)");
+    Out.Entries.push_back(std::move(E));
+  }
+
+  const std::string &Origin;
+  MapFileContents &Out;
+  std::string Family;
+  std::set<std::string> SeenHere;
+};
+
+} // namespace
+
+bool ApiMap::loadText(const std::string &Text, const std::string &Origin) {
+  std::string Key = CacheDir.empty() ? std::string() : mapCacheKey(Text);
+  if (!Key.empty())
+    if (std::optional<MapFileContents> Cached = readCachedMap(CacheDir, Key, Origin))
+      return merge(std::move(*Cached), Origin);
+  MapFileContents Contents;
+  MapFileParser(Origin, Contents).parse(Text);
+  if (!Key.empty())
+    writeCachedMap(CacheDir, Key, Contents);
+  return merge(std::move(Contents), Origin);
+}
+
+bool ApiMap::merge(MapFileContents Contents, const std::string &Origin) {
+  for (MapLoadIssue &Issue : Contents.Issues)
+    Issues.push_back(std::move(Issue));
+  for (ApiEntry &E : Contents.Entries) {
     if (E.Kind == EntryKind::Namespace && E.Cuda != E.Hip)
       ++NamespaceCount;
     auto &Table = E.Kind == EntryKind::Header ? HeaderEntries : Entries;
     auto Existing = Table.find(E.Cuda);
-    if (Existing != Table.end()) {
-      const ApiEntry &Old = Existing->second;
-      addIssue(Origin, Line, Col,
-               "'" + E.Cuda + "' overrides the entry from " + Old.SourceFile + ":" +
-                   std::to_string(Old.SourceLine) +
-                   (Old.Hip != E.Hip ? " (HIP name '" + Old.Hip + "' -> '" + E.Hip + "')" : ""),
-               /*IsError=*/false);
-      Existing->second = std::move(E);
-    } else {
+    if (Existing == Table.end()) {
       std::string Key = E.Cuda;
       Table.emplace(std::move(Key), std::move(E));
+      continue;
     }
+    const ApiEntry &Old = Existing->second;
+    addIssue(Origin, E.SourceLine, E.SourceColumn,
+             "'" + E.Cuda + "' overrides the entry from " + Old.SourceFile + ":" +
+                 std::to_string(Old.SourceLine) +
+                 (Old.Hip != E.Hip ? " (HIP name '" + Old.Hip + "' -> '" + E.Hip + "')" : ""),
+             /*IsError=*/false);
+    Existing->second = std::move(E);
   }
-  return Ok;
+  return Contents.Ok;
 }
 
 const ApiEntry *ApiMap::lookup(const std::string &CudaName) const {

@@ -42,6 +42,7 @@ struct ApiEntry {
   bool DefinedOnly = false;
   std::string SourceFile; // map file and line, for conflict messages
   unsigned SourceLine = 0;
+  unsigned SourceColumn = 0;
 
   bool isSupported() const { return Status != EntryStatus::Unsupported && !Hip.empty(); }
 };
@@ -54,8 +55,21 @@ struct MapLoadIssue {
   bool IsError = true;
 };
 
+/// One map file's validated entries and the issues found in it, before they
+/// are merged into the tables: what the map cache stores.
+struct MapFileContents {
+  std::vector<ApiEntry> Entries;
+  std::vector<MapLoadIssue> Issues;
+  bool Ok = true;
+};
+
 class ApiMap {
 public:
+  /// Caches each loaded map file, keyed by its content, under Dir so that
+  /// later runs skip the YAML parse (most of a small run's start-up time).
+  /// Empty (the default) disables the cache.
+  void setCacheDirectory(std::string Dir) { CacheDir = std::move(Dir); }
+
   /// Loads one YAML map file. Later loads override earlier entries of the same
   /// CUDA name; overrides within one file are errors, across files notes.
   bool loadFile(const std::string &Path);
@@ -76,9 +90,11 @@ public:
 
 private:
   bool loadText(const std::string &Text, const std::string &Origin);
-  bool loadYaml(const std::string &Text, const std::string &Origin);
+  bool merge(MapFileContents Contents, const std::string &Origin);
   void addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
                 bool IsError = true);
+
+  std::string CacheDir;
 
   std::unordered_map<std::string, ApiEntry> Entries;     // identifiers and namespaces
   std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names

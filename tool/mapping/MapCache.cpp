@@ -1,0 +1,181 @@
+#include "mapping/MapCache.h"
+#include "mapping/MapLoaderDigest.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+namespace cu2dcu {
+
+namespace json = llvm::json;
+
+namespace {
+
+json::Object encodeEntry(const ApiEntry &E) {
+  json::Object O{{"cuda", E.Cuda},          {"kind", int(E.Kind)},   {"status", int(E.Status)},
+                 {"line", E.SourceLine},    {"column", E.SourceColumn}};
+  auto Put = [&](const char *Key, const std::string &Value) {
+    if (!Value.empty())
+      O[Key] = Value;
+  };
+  Put("hip", E.Hip);
+  Put("family", E.Family);
+  Put("reason", E.Reason);
+  Put("note", E.Note);
+  Put("cuda_since", E.CudaSince);
+  Put("cuda_removed", E.CudaRemoved);
+  Put("hip_requires", E.HipRequires);
+  if (E.HipSince)
+    O["hip_since"] = E.HipSince->str();
+  if (E.SymbolArg)
+    O["symbol_arg"] = *E.SymbolArg;
+  if (E.DefinedOnly)
+    O["defined_only"] = true;
+  return O;
+}
+
+std::string text(const json::Object &O, llvm::StringRef Key) {
+  std::optional<llvm::StringRef> S = O.getString(Key);
+  return S ? S->str() : std::string();
+}
+
+std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Origin) {
+  std::optional<int64_t> Kind = O.getInteger("kind"), Status = O.getInteger("status");
+  std::optional<int64_t> Line = O.getInteger("line"), Column = O.getInteger("column");
+  if (!Kind || !Status || !Line || !Column || *Kind < 0 || *Kind > int(EntryKind::Variable) ||
+      *Status < 0 || *Status > int(EntryStatus::Removed))
+    return std::nullopt;
+  ApiEntry E;
+  E.Cuda = text(O, "cuda");
+  E.Hip = text(O, "hip");
+  E.Kind = EntryKind(*Kind);
+  E.Status = EntryStatus(*Status);
+  E.Family = text(O, "family");
+  E.Reason = text(O, "reason");
+  E.Note = text(O, "note");
+  E.CudaSince = text(O, "cuda_since");
+  E.CudaRemoved = text(O, "cuda_removed");
+  E.HipRequires = text(O, "hip_requires");
+  if (std::optional<llvm::StringRef> Since = O.getString("hip_since"))
+    E.HipSince = HipVersion::parse(Since->str());
+  if (std::optional<int64_t> Arg = O.getInteger("symbol_arg"))
+    E.SymbolArg = unsigned(*Arg);
+  E.DefinedOnly = O.getBoolean("defined_only").value_or(false);
+  E.SourceFile = Origin;
+  E.SourceLine = unsigned(*Line);
+  E.SourceColumn = unsigned(*Column);
+  return E;
+}
+
+json::Object encodeIssue(const MapLoadIssue &I) {
+  return json::Object{{"line", I.Line}, {"column", I.Column}, {"message", I.Message},
+                      {"error", I.IsError}};
+}
+
+std::optional<MapLoadIssue> decodeIssue(const json::Object &O, const std::string &Origin) {
+  std::optional<int64_t> Line = O.getInteger("line"), Column = O.getInteger("column");
+  std::optional<llvm::StringRef> Message = O.getString("message");
+  std::optional<bool> IsError = O.getBoolean("error");
+  if (!Line || !Column || !Message || !IsError)
+    return std::nullopt;
+  return MapLoadIssue{Origin, unsigned(*Line), unsigned(*Column), Message->str(), *IsError};
+}
+
+std::string cachePath(const std::string &Dir, const std::string &Key) {
+  llvm::SmallString<256> Path(Dir);
+  llvm::sys::path::append(Path, "map-" + Key + ".json");
+  return std::string(Path);
+}
+
+std::optional<MapFileContents> decode(const json::Value &Root, const std::string &Origin) {
+  const json::Object *O = Root.getAsObject();
+  const json::Array *Entries = O ? O->getArray("entries") : nullptr;
+  const json::Array *Issues = O ? O->getArray("issues") : nullptr;
+  std::optional<bool> Ok = O ? O->getBoolean("ok") : std::nullopt;
+  if (!Entries || !Issues || !Ok)
+    return std::nullopt;
+  MapFileContents Contents;
+  Contents.Ok = *Ok;
+  Contents.Entries.reserve(Entries->size());
+  for (const json::Value &V : *Entries) {
+    std::optional<ApiEntry> E = V.getAsObject() ? decodeEntry(*V.getAsObject(), Origin) : std::nullopt;
+    if (!E)
+      return std::nullopt;
+    Contents.Entries.push_back(std::move(*E));
+  }
+  for (const json::Value &V : *Issues) {
+    std::optional<MapLoadIssue> I = V.getAsObject() ? decodeIssue(*V.getAsObject(), Origin) : std::nullopt;
+    if (!I)
+      return std::nullopt;
+    Contents.Issues.push_back(std::move(*I));
+  }
+  return Contents;
+}
+
+} // namespace
+
+std::string mapCacheKey(const std::string &Text) {
+  uint64_t Content = llvm::xxh3_64bits(llvm::StringRef(Text));
+  uint64_t Loader = llvm::xxh3_64bits(llvm::StringRef(CU2DCU_MAP_LOADER_DIGEST));
+  return llvm::utohexstr(Content, /*LowerCase=*/true) + "-" +
+         llvm::utohexstr(Loader, /*LowerCase=*/true);
+}
+
+std::optional<MapFileContents> readCachedMap(const std::string &Dir, const std::string &Key,
+                                             const std::string &Origin) {
+  auto Buffer = llvm::MemoryBuffer::getFile(cachePath(Dir, Key));
+  if (!Buffer)
+    return std::nullopt;
+  llvm::Expected<json::Value> Root = json::parse((*Buffer)->getBuffer());
+  if (!Root) {
+    llvm::consumeError(Root.takeError());
+    return std::nullopt;
+  }
+  return decode(*Root, Origin);
+}
+
+void writeCachedMap(const std::string &Dir, const std::string &Key,
+                    const MapFileContents &Contents) {
+  if (llvm::sys::fs::create_directories(Dir))
+    return;
+  json::Array Entries, Issues;
+  for (const ApiEntry &E : Contents.Entries)
+    Entries.push_back(encodeEntry(E));
+  for (const MapLoadIssue &I : Contents.Issues)
+    Issues.push_back(encodeIssue(I));
+  json::Value Root(json::Object{{"ok", Contents.Ok}, {"entries", std::move(Entries)},
+                                {"issues", std::move(Issues)}});
+  // A unique temporary renamed over the final name: a concurrent run reads
+  // either no file or a whole one.
+  std::string Final = cachePath(Dir, Key);
+  llvm::SmallString<256> Temp;
+  int FD = -1;
+  if (llvm::sys::fs::createUniqueFile(Final + ".%%%%%%.tmp", FD, Temp))
+    return;
+  {
+    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
+    Out << Root;
+    Out.close();
+    if (Out.has_error()) {
+      Out.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return;
+    }
+  }
+  if (llvm::sys::fs::rename(Temp, Final))
+    llvm::sys::fs::remove(Temp);
+}
+
+std::string defaultMapCacheDirectory() {
+  llvm::SmallString<256> Dir;
+  if (!llvm::sys::path::cache_directory(Dir))
+    return std::string();
+  llvm::sys::path::append(Dir, "cu2dcu", "maps");
+  return std::string(Dir);
+}
+
+} // namespace cu2dcu
