@@ -114,6 +114,11 @@ def refine(fam, e, hip):
         e["hip"] = n
         e["hip_since"] = "6.2"
         e["note"] = WARP_NOTE
+    if fam == "device" and n == "__syncwarp":
+        # Not in HIP 6.4 (checked against its headers), even with
+        # HIP_ENABLE_WARP_SYNC_BUILTINS; the shim serves both platforms.
+        e["hip_since"] = "7.0"
+        e["shim"] = "cu2dcu_syncwarp"
 
 
 def U(reason, **kw):
@@ -428,10 +433,14 @@ RULES["headers"] = HEADERS
 
 
 # ------------------------------------------------------------------- driver
+DEVICEPTR_REASON = ("%s takes a pointer, and hipDeviceptr_t is a pointer on AMD but an "
+                    "integer (CUdeviceptr) on HIP's NVIDIA path; the shim casts for both.")
 ARGS_DIFFER = "argument lists differ from the CUDA driver call; "
 DRIVER = {
-    "cuMemAlloc_v2": S("hipMalloc"), "cuMemAlloc": S("hipMalloc"),
-    "cuMemFree_v2": S("hipFree"), "cuMemFree": S("hipFree"),
+    "cuMemAlloc_v2": U(DEVICEPTR_REASON % "hipMalloc", shim="cu2dcu_hipMemAlloc"),
+    "cuMemAlloc": U(DEVICEPTR_REASON % "hipMalloc", shim="cu2dcu_hipMemAlloc"),
+    "cuMemFree_v2": U(DEVICEPTR_REASON % "hipFree", shim="cu2dcu_hipMemFree"),
+    "cuMemFree": U(DEVICEPTR_REASON % "hipFree", shim="cu2dcu_hipMemFree"),
     "cuMemFreeHost": S("hipHostFree"),
     "cuMemHostAlloc": S("hipHostMalloc"),
     "cuMemHostGetDevicePointer_v2": S("hipHostGetDevicePointer"),
@@ -765,6 +774,9 @@ RULES["cublas"].update({
     "CUBLAS_OP_HERMITAN": S("HIPBLAS_OP_C", note="alias of CUBLAS_OP_C"),
     "cublasDataType_t": S("hipDataType", note="cublasDataType_t is a typedef of cudaDataType"),
 })
+RULES.setdefault("cusparse", {})["cusparseGetErrorString"] = S(
+    "hipsparseGetErrorString", hip_since="6.4", shim="cu2dcu_hipsparseGetErrorString",
+    note=None)
 RULES.setdefault("cufft", {})["CUFFT_INVERSE"] = S(
     "HIPFFT_BACKWARD", note="CUFFT_INVERSE is CUFFT_BACKWARD (1)")
 # NCCL 2.28's ncclAlltoAll is RCCL's ncclAllToAll (same arguments, rccl/rccl.h)

@@ -16,13 +16,15 @@ Beside the input CASE (any extension) lie:
   CASE.requires     HIP headers the output needs, one per line (e.g. hipblas/hipblas.h)
 --step translate compares the output and the findings (--no-findings: the
 output only); --step hipcc checks that the output passes
-`hipcc --offload-arch=gfx906 -fsyntax-only`; --step all (default) does both.
+`hipcc --offload-arch=gfx906 -fsyntax-only`; --step nvcc that it passes the
+front ends of HIP's NVIDIA path (nvcc -arch=sm_90 with the compat headers of
+--hip-nvidia-include); --step all (default) does all three.
 Prints a unified diff on mismatch. Exit 0 pass, 1 fail, 77 skipped
 (testsuite/lib/verdict.py): a missing required header skips the hipcc step,
 and so does a missing hipcc, except under CI, where that fails.
 """
 import argparse, collections, difflib, json, os, shlex, shutil, subprocess, sys, tempfile
-from verdict import finish, missing_hipcc
+from verdict import finish, in_ci, missing_hipcc
 
 HEADER_DIRS = ("/usr/include", "/opt/rocm/include")
 
@@ -95,12 +97,43 @@ def check_hipcc(case, out, hipcc, failures):
     return None
 
 
+def check_nvcc(case, out, nvcc, compat, failures):
+    """The output through HIP's NVIDIA path (nvcc for sm_90 with the project's
+    compat headers), front ends only; returns why it was left out, or None."""
+    if not nvcc or not shutil.which(nvcc):
+        if in_ci():
+            failures.append("nvcc not installed")
+        return "nvcc not installed (NVIDIA-path check of the output)"
+    if not os.path.isdir(os.path.join(compat, "hip")):
+        failures.append("no HIP-on-NVIDIA compat headers in %s "
+                        "(scripts/hip-nvidia/make-compat-headers.py)" % compat)
+        return None
+    missing = [h for h in entries(case + ".requires")
+               if not any(os.path.exists(os.path.join(d, h)) for d in HEADER_DIRS)]
+    if missing:
+        return "%s not installed (NVIDIA-path check of the output)" % ", ".join(missing)
+    src = os.path.join(os.path.dirname(out), "check.hip.cpp")
+    shutil.copy(out, src)
+    # -cuda ends the host side after its front end, -fdevice-syntax-only the
+    # device side after its own (testsuite/corpus/run_corpus.py does the same).
+    p = subprocess.run([nvcc, "-x", "cu", "-arch=sm_90", "-std=c++17", "-D__HIP_PLATFORM_NVIDIA__",
+                        "-isystem", compat, "-w", "-I", os.path.dirname(os.path.abspath(case)),
+                        "-cuda", "-fdevice-syntax-only", "-o", os.devnull, src],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        failures.append("nvcc (HIP's NVIDIA path) rejects the output:\n" + p.stderr[-3000:])
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
     ap.add_argument("--case", required=True)
     ap.add_argument("--hipcc", default=shutil.which("hipcc"))
-    ap.add_argument("--step", choices=["translate", "hipcc", "all"], default="all")
+    ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--hip-nvidia-include", default="build/hip-nvidia-include",
+                    help="the compat headers of scripts/hip-nvidia/make-compat-headers.py")
+    ap.add_argument("--step", choices=["translate", "hipcc", "nvcc", "all"], default="all")
     ap.add_argument("--no-findings", action="store_true",
                     help="translate step: compare the output only (no CASE.findings)")
     a = ap.parse_args()
@@ -112,8 +145,10 @@ def main():
             check_output(a.case, out, failures)
             if not a.no_findings:
                 check_findings(a.case, report, failures)
-        if a.step != "translate" and not os.path.exists(a.case + ".nohipcc"):
+        if a.step in ("hipcc", "all") and not os.path.exists(a.case + ".nohipcc"):
             skipped = check_hipcc(a.case, out, a.hipcc, failures)
+        if a.step in ("nvcc", "all") and not os.path.exists(a.case + ".nohipcc"):
+            skipped = check_nvcc(a.case, out, a.nvcc, a.hip_nvidia_include, failures) or skipped
     return finish(failures, a.case, skipped)
 
 

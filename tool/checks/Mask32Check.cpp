@@ -70,8 +70,8 @@ public:
         report(At, Severity::Note,
                "32-bit lane mask " + Desc + " dropped: " +
                    (Call->Fn == WarpFn::SyncWarp
-                        ? std::string("'__syncwarp' becomes a wavefront fence and barrier, "
-                                      "which cover all 64 lanes")
+                        ? std::string("on AMD, '__syncwarp' becomes its shim, a wavefront "
+                                      "fence and barrier, which cover all 64 lanes")
                         : "'" + legacyHipName(*Call) + "' works on the whole 64-lane wavefront"));
         return;
       }

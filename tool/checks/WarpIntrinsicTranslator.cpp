@@ -20,10 +20,6 @@ namespace {
 const HipVersion SyncSince{6, 2};
 const HipVersion SyncDefault{7, 0};
 
-const char *const SyncWarpReplacement =
-    "(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), "
-    "__builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
-
 /// Offset in File of the character where Loc's token is written inside
 /// [From, To), following macro expansions outwards: a token of a macro argument
 /// is followed to where the argument is written and, when ThroughParams, also
@@ -140,8 +136,6 @@ std::string legacyHipName(const WarpCall &Call) {
     return "__all";
   case WarpFn::ActiveMask:
     return "__ballot(1)";
-  case WarpFn::SyncWarp:
-    return "__builtin_amdgcn_wave_barrier()";
   default:
     return Call.Name;
   }
@@ -306,6 +300,25 @@ private:
     return D && isDrop(D->Action);
   }
 
+  /// __syncwarp is renamed by the map, to its shim where the target has
+  /// none; on AMD that shim synchronizes the whole wavefront, whatever the
+  /// mask (on HIP's NVIDIA path it is CUDA's own, mask and all).
+  void reportShimmedSyncWarp(const WarpCall &Call, const MaskInfo &Mask) {
+    const ApiEntry *Entry = Context.map().lookup(Call.Name);
+    const HipVersion &Target = Context.options().TargetHip;
+    if (!Entry || Entry->Shim.empty() || !Entry->HipSince || !(Target < *Entry->HipSince) ||
+        Mask.isFull())
+      return;
+    // --strict-masks makes it an error (the call still builds on both platforms).
+    reportWave64(Context, Call.NameLoc, WarpSyncCheckId,
+                 Context.options().StrictMasks ? Severity::Error : Severity::Warning,
+                 "'__syncwarp' with lane mask " + Mask.describe() + ": on AMD, HIP " +
+                     Target.str() + " has no __syncwarp and its shim '" + Entry->Shim +
+                     "' (a wavefront fence and barrier) synchronizes every active lane of "
+                     "the 64-lane wavefront; the mask is kept only on HIP's NVIDIA path. "
+                     "Check that every lane reaching this call is in the mask");
+  }
+
   void handle(const WarpCallDecision &D) {
     const WarpCall &Call = D.Call;
     const MaskInfo &Mask = D.Mask;
@@ -323,6 +336,8 @@ private:
                        "included: compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS (the default "
                        "from HIP 7.0)");
 
+    if (Call.Fn == WarpFn::SyncWarp)
+      return reportShimmedSyncWarp(Call, Mask);
     if (!Call.takenOver()) {
       if (Action == MaskAction::Widen)
         edit(Pieces->File, Pieces->ArgBegin[0], Pieces->ArgEnd[0] - Pieces->ArgBegin[0],
@@ -354,14 +369,6 @@ private:
                   "expansions and " + Mask.describe() + " in others: HIP " +
                   Options.TargetHip.str() + " has only the unmasked '" + Legacy +
                   "', so one rewrite cannot serve all of them; left unchanged";
-      else if (Call.Fn == WarpFn::SyncWarp)
-        Message = "'__syncwarp' with lane mask " + Mask.describe() + ": HIP " +
-                  Options.TargetHip.str() +
-                  " has no __syncwarp, and its replacement (a wavefront fence and barrier) "
-                  "covers all 64 lanes, so a mask that may not cover the whole warp cannot be "
-                  "dropped; left unchanged. If every lane that reaches this call is in the mask, "
-                  "replace it with __builtin_amdgcn_wave_barrier() between "
-                  "__builtin_amdgcn_fence(__ATOMIC_RELEASE / __ATOMIC_ACQUIRE, \"wavefront\")";
       else
         Message = "'" + Call.Name + "' with lane mask " + Mask.describe() + ": HIP " +
                   Options.TargetHip.str() + " has only the unmasked '" + Legacy +
@@ -378,8 +385,7 @@ private:
       reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Warning,
                    "'" + Call.Name + "' with lane mask " + Mask.describe() + ": HIP " +
                        Options.TargetHip.str() + " has only the unmasked '" +
-                       (Call.Fn == WarpFn::SyncWarp ? std::string("wavefront barrier")
-                                                    : legacyHipName(Call)) +
+                       legacyHipName(Call) +
                        "', which runs on every active lane of the 64-lane wavefront; the mask "
                        "was dropped. Check that every lane reaching this call is in the mask "
                        "(--strict-masks leaves such calls unchanged)");
@@ -395,10 +401,6 @@ private:
       if (isDroppedMask(Call))
         return; // removed with the mask argument it is
       edit(Pieces->File, Pieces->NameOffset, CallEnd - Pieces->NameOffset, "__ballot(1)",
-           family(Call.Name), Call.Name);
-      return;
-    case WarpFn::SyncWarp:
-      edit(Pieces->File, Pieces->NameOffset, CallEnd - Pieces->NameOffset, SyncWarpReplacement,
            family(Call.Name), Call.Name);
       return;
     default:

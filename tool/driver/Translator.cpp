@@ -261,6 +261,7 @@ private:
   void translateLexically(FileReport &R, ParseFailure Failure, std::string Reason);
   void applyAll();
   void addWave64Definitions();
+  void addInsertions(const FileReport &R, std::vector<Edit> &Edits) const;
   void addFinding(const FileReport &R, unsigned Offset, const char *CheckId, Severity Level,
                   std::string Message) {
     FileFindings Sink;
@@ -569,6 +570,20 @@ void Pipeline::addWave64Definitions() {
   }
 }
 
+/// What the file needs above its code: the runtime include nvcc implies,
+/// then the shims its uses were renamed to (one edit where both go on top).
+void Pipeline::addInsertions(const FileReport &R, std::vector<Edit> &Edits) const {
+  std::optional<Edit> Include = implicitRuntimeInclude(Map, R.Input.Source, R.Original, Edits);
+  std::optional<Edit> Shims = shimDefinitions(Map, R.Original, Edits);
+  if (Include && Shims && Include->Offset == Shims->Offset) {
+    Include->Text += Shims->Text;
+    Shims.reset();
+  }
+  for (std::optional<Edit> *Insertion : {&Include, &Shims})
+    if (*Insertion)
+      Edits.push_back(std::move(**Insertion));
+}
+
 void Pipeline::applyAll() {
   StageClock RewriteClock;
   for (FileReport &R : Run.Files) {
@@ -582,8 +597,7 @@ void Pipeline::applyAll() {
     }
     std::vector<Edit> &Edits = EditsByFile[R.Input.Source];
     if (R.Mode != ParseMode::None)
-      if (auto Include = implicitRuntimeInclude(Map, R.Input.Source, R.Original, Edits))
-        Edits.push_back(std::move(*Include));
+      addInsertions(R, Edits);
     AppliedEdits Applied = applyEdits(R.Input.Source, R.Original, Edits);
     for (const Edit &E : Applied.Conflicting)
       addFinding(R, E.Offset, check_ids::Launch, Severity::Warning,
@@ -596,11 +610,12 @@ void Pipeline::applyAll() {
   addWave64Definitions();
   std::sort(Diagnostics.begin(), Diagnostics.end());
   Diagnostics.erase(std::unique(Diagnostics.begin(), Diagnostics.end()), Diagnostics.end());
-  // A map note is worth reading once per file, at the first use.
+  // A map or shim note is worth reading once per file, at the first use.
   std::set<std::pair<std::string, std::string>> NotedInFile;
   Diagnostics.erase(std::remove_if(Diagnostics.begin(), Diagnostics.end(),
                                    [&](const Diagnostic &D) {
-                                     return D.CheckId == check_ids::ApiNote &&
+                                     return (D.CheckId == check_ids::ApiNote ||
+                                             D.CheckId == check_ids::Shim) &&
                                             !NotedInFile.insert({D.File, D.Message}).second;
                                    }),
                     Diagnostics.end());

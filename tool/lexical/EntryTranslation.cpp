@@ -2,6 +2,9 @@
 
 #include "lexical/RawTokens.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
 namespace cu2dcu {
 
 void addFinding(FileFindings &Out, const std::string &Text, const std::string &Path,
@@ -19,6 +22,17 @@ void addFinding(FileFindings &Out, const std::string &Text, const std::string &P
 void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
                   const std::string &Text, const std::string &Path,
                   const TranslationOptions &Options, FileFindings &Out) {
+  if (!Entry.Shim.empty() &&
+      (!Entry.isSupported() || (Entry.HipSince && Options.TargetHip < *Entry.HipSince))) {
+    addFinding(Out, Text, Path, Offset, check_ids::Shim, Severity::Note,
+               "'" + Entry.Cuda + "' has no equivalent in HIP " + Options.TargetHip.str() +
+                   (Entry.HipSince ? " ('" + Entry.Hip + "' is in HIP " + Entry.HipSince->str() + ")"
+                                   : std::string()) +
+                   ": translated to '" + Entry.Shim +
+                   "', which cu2dcu defines in this file for both HIP platforms");
+    Out.Edits.push_back({Offset, Length, Entry.Shim, ShimCategory, Entry.Cuda});
+    return;
+  }
   if (!Entry.isSupported()) {
     std::string Why = !Entry.Reason.empty() ? Entry.Reason
                       : "removed in CUDA " + Entry.CudaRemoved +
@@ -76,21 +90,12 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
   Out.Edits.push_back({HeaderOffset, HeaderLength, "<" + Entry->Hip + ">", "include", Header});
 }
 
-std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string &Path,
-                                           const std::string &Text,
-                                           const std::vector<Edit> &Edits) {
-  const ApiEntry *Runtime = Map.lookupHeader("cuda_runtime.h");
-  if (!Runtime || Runtime->Hip.empty() || !llvm::StringRef(Path).ends_with_insensitive(".cu"))
-    return std::nullopt;
-  const std::string &Hip = Runtime->Hip;
-  if (Text.find(Hip) != std::string::npos ||
-      llvm::any_of(Edits, [&](const Edit &E) { return E.Text.find(Hip) != std::string::npos; }))
-    return std::nullopt;
-  // After a byte order mark (UTF-8, or UTF-16's bytes before ASCII text).
-  unsigned Insert = Text.compare(0, 3, "\xEF\xBB\xBF") == 0                                  ? 3
-                    : Text.compare(0, 2, "\xFE\xFF") == 0 || Text.compare(0, 2, "\xFF\xFE") == 0 ? 2
-                                                                                             : 0;
-  // Before the first #include outside any #if.
+namespace {
+
+/// The lines of Text's #include directives outside any #if: [start, end)
+/// with the newline.
+std::vector<ByteRange> topLevelIncludeLines(const std::string &Text) {
+  std::vector<ByteRange> Lines;
   std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
   int Depth = 0;
   for (size_t I = 0; I + 1 < Tokens.size(); ++I) {
@@ -102,15 +107,79 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
     else if (Word == "endif")
       --Depth;
     else if (Word == "include" && Depth == 0) {
-      size_t LineStart = Text.rfind('\n', Tokens[I].Offset);
-      Insert = LineStart == std::string::npos ? Insert : unsigned(LineStart + 1);
-      break;
+      size_t Start = Text.rfind('\n', Tokens[I].Offset);
+      size_t End = Text.find('\n', Tokens[I].Offset);
+      Lines.push_back({Start == std::string::npos ? 0u : unsigned(Start + 1),
+                       End == std::string::npos ? unsigned(Text.size()) : unsigned(End + 1)});
     }
   }
+  return Lines;
+}
+
+/// The start of the text proper: after a byte order mark (UTF-8, or
+/// UTF-16's bytes before ASCII text).
+unsigned textStart(const std::string &Text) {
+  if (Text.compare(0, 3, "\xEF\xBB\xBF") == 0)
+    return 3;
+  return Text.compare(0, 2, "\xFE\xFF") == 0 || Text.compare(0, 2, "\xFF\xFE") == 0 ? 2 : 0;
+}
+
+const char *lineEnding(const std::string &Text) {
   size_t Newline = Text.find('\n');
-  bool Crlf = Newline != std::string::npos && Newline > 0 && Text[Newline - 1] == '\r';
-  return Edit{Insert, 0, "#include <" + Hip + ">" + (Crlf ? "\r\n" : "\n"), "include",
+  return Newline != std::string::npos && Newline > 0 && Text[Newline - 1] == '\r' ? "\r\n" : "\n";
+}
+
+} // namespace
+
+std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string &Path,
+                                           const std::string &Text,
+                                           const std::vector<Edit> &Edits) {
+  const ApiEntry *Runtime = Map.lookupHeader("cuda_runtime.h");
+  if (!Runtime || Runtime->Hip.empty() || !llvm::StringRef(Path).ends_with_insensitive(".cu"))
+    return std::nullopt;
+  const std::string &Hip = Runtime->Hip;
+  if (Text.find(Hip) != std::string::npos ||
+      llvm::any_of(Edits, [&](const Edit &E) { return E.Text.find(Hip) != std::string::npos; }))
+    return std::nullopt;
+  std::vector<ByteRange> Includes = topLevelIncludeLines(Text);
+  unsigned Insert = Includes.empty() ? textStart(Text) : Includes.front().Begin;
+  return Edit{Insert, 0, "#include <" + Hip + ">" + lineEnding(Text), "include",
               "cuda_runtime.h"};
+}
+
+std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
+                                    const std::vector<Edit> &Edits) {
+  std::vector<const ShimDefinition *> Used;
+  unsigned FirstUse = unsigned(Text.size());
+  for (const Edit &E : Edits) {
+    const ShimDefinition *Shim = E.Category == ShimCategory ? Map.lookupShim(E.Text) : nullptr;
+    if (!Shim)
+      continue;
+    FirstUse = std::min(FirstUse, E.Offset);
+    if (!llvm::is_contained(Used, Shim))
+      Used.push_back(Shim);
+  }
+  if (Used.empty())
+    return std::nullopt;
+  const std::string NL = lineEnding(Text);
+  std::string Code;
+  for (const ShimDefinition *Shim : Used) {
+    std::string Guard = "CU2DCU_SHIM_" + Shim->Name;
+    Code += "#ifndef " + Guard + NL + "#define " + Guard + NL + "// cu2dcu: " +
+            Shim->Description + NL;
+    for (const std::string &Header : Shim->Includes)
+      Code += "#include <" + Header + ">" + NL;
+    for (llvm::StringRef Line : llvm::split(llvm::StringRef(Shim->Code).rtrim(), '\n'))
+      Code += Line.str() + NL;
+    Code += "#endif" + NL;
+  }
+  unsigned Insert = textStart(Text);
+  for (const ByteRange &Line : topLevelIncludeLines(Text))
+    if (Line.Begin < FirstUse)
+      Insert = Line.End;
+  if (Insert == Text.size() && Insert > 0 && Text.back() != '\n')
+    Code = NL + Code; // after a last line without a newline
+  return Edit{Insert, 0, std::move(Code), ShimCategory, ""};
 }
 
 std::optional<Edit> registerKeywordRemoval(const std::string &Text, unsigned Begin, unsigned End) {

@@ -23,6 +23,7 @@ inline constexpr const char *Launch = "CU2DCU-LAUNCH";
 inline constexpr const char *ParseFallback = "CU2DCU-PARSE-FALLBACK";
 inline constexpr const char *LaunchBounds = "CU2DCU-LAUNCH-BOUNDS";
 inline constexpr const char *ApiNote = "CU2DCU-API-NOTE";
+inline constexpr const char *Shim = "CU2DCU-SHIM";
 } // namespace check_ids
 
 /// Records the translation of one use of Entry spelled at [Offset, Offset+Length).
@@ -51,6 +52,15 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
 std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string &Path,
                                            const std::string &Text,
                                            const std::vector<Edit> &Edits);
+
+/// The edit category of a use renamed to a shim; the edit's text is the shim.
+inline constexpr const char *ShimCategory = "shim";
+
+/// Where Edits rename uses to shims: the edit that writes the shims' code
+/// into Text, each once, after the last #include outside any #if that comes
+/// before the first use (else at the top of the file).
+std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
+                                    const std::vector<Edit> &Edits);
 
 /// The edit that removes the first `register` keyword (and the blanks after
 /// it) in Text[Begin, End): C++17 has no register storage class, and hipcc

@@ -70,10 +70,8 @@ const std::map<std::string, std::string> &legacyWarpNames() {
       {"__all_sync", "__all"}};
   return Names;
 }
+
 const HipVersion WarpSyncSince{6, 2};
-constexpr const char *WaveBarrier =
-    "(__builtin_amdgcn_fence(__ATOMIC_RELEASE, \"wavefront\"), __builtin_amdgcn_wave_barrier(), "
-    "__builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"wavefront\"))";
 
 class Pass {
 public:
@@ -511,14 +509,19 @@ bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
     return true;
   }
   if (Name == "__syncwarp") {
-    if (!Old || Args.size() > 1)
-      return false;
-    if (Args.size() == 1 && maskLiteral(T, Args[0].first, Args[0].second) == MaskLiteral::Other &&
-        !droppedLossyMask(T, I, "a wavefront barrier"))
-      return false;
-    Out.Edits.push_back({T[I].Offset, CallEnd - T[I].Offset, WaveBarrier, "device", Name});
-    SkipUntil = CallEnd;
-    return true;
+    // Renamed by the map (to its shim where the target has none); only the
+    // mask is this pass's business, as in the AST mode.
+    const ApiEntry *Entry = Map.lookup(Name);
+    if (Entry && !Entry->Shim.empty() && Entry->HipSince && Options.TargetHip < *Entry->HipSince &&
+        Args.size() == 1 && maskLiteral(T, Args[0].first, Args[0].second) == MaskLiteral::Other)
+      addFinding(Out, Text, Path, T[I].Offset, "W64-WARP-SYNC",
+                 Options.StrictMasks ? Severity::Error : Severity::Warning,
+                 "'__syncwarp' with a lane mask that may not cover the warp: on AMD, HIP " +
+                     Options.TargetHip.str() + " has no __syncwarp and its shim '" +
+                     Entry->Shim + "' (a wavefront fence and barrier) synchronizes every "
+                     "active lane of the 64-lane wavefront; the mask is kept only on HIP's "
+                     "NVIDIA path. Check that every lane reaching this call is in the mask");
+    return false;
   }
   auto Legacy = legacyWarpNames().find(Name);
   if (Legacy == legacyWarpNames().end() || Args.size() < 2)

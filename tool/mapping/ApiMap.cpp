@@ -26,7 +26,7 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
 
 const std::set<std::string> KnownEntryKeys = {
     "cuda", "hip", "kind", "status", "reason", "note", "hip_since",
-    "cuda_since", "cuda_removed", "symbol_arg", "hip_requires", "defined_only", "predefined"};
+    "cuda_since", "cuda_removed", "symbol_arg", "hip_requires", "defined_only", "predefined", "shim"};
 
 } // namespace
 
@@ -69,35 +69,103 @@ bool ApiMap::hasErrors() const {
   return std::any_of(Issues.begin(), Issues.end(), [](const MapLoadIssue &I) { return I.IsError; });
 }
 
-bool ApiMap::loadFile(const std::string &Path) {
+namespace {
+
+std::optional<std::string> readWholeFile(const std::string &Path) {
   std::ifstream In(Path, std::ios::binary);
-  if (!In) {
+  if (!In)
+    return std::nullopt;
+  std::stringstream Buffer;
+  Buffer << In.rdbuf();
+  return Buffer.str();
+}
+
+} // namespace
+
+bool ApiMap::loadFile(const std::string &Path) {
+  std::optional<std::string> Text = readWholeFile(Path);
+  if (!Text) {
     addIssue(Path, 0, 0, "cannot read map file");
     return false;
   }
-  std::stringstream Buffer;
-  Buffer << In.rdbuf();
-  return loadText(Buffer.str(), Path);
+  return loadText(*Text, Path);
 }
 
-bool ApiMap::loadDirectory(const std::string &Dir) {
+namespace {
+
+/// The *.yaml files of Dir in name order; nullopt when Dir cannot be read.
+std::optional<std::vector<std::string>> yamlFilesOf(const std::string &Dir) {
+  DIR *D = opendir(Dir.c_str());
+  if (!D)
+    return std::nullopt;
   std::vector<std::string> Files;
-  if (DIR *D = opendir(Dir.c_str())) {
-    while (dirent *E = readdir(D)) {
-      std::string Name = E->d_name;
-      if (Name.size() > 5 && Name.compare(Name.size() - 5, 5, ".yaml") == 0)
-        Files.push_back(Dir + "/" + Name);
-    }
-    closedir(D);
-  } else {
+  while (dirent *E = readdir(D)) {
+    std::string Name = E->d_name;
+    if (Name.size() > 5 && Name.compare(Name.size() - 5, 5, ".yaml") == 0)
+      Files.push_back(Dir + "/" + Name);
+  }
+  closedir(D);
+  std::sort(Files.begin(), Files.end());
+  return Files;
+}
+
+} // namespace
+
+bool ApiMap::loadDirectory(const std::string &Dir) {
+  auto Files = yamlFilesOf(Dir);
+  if (!Files) {
     addIssue(Dir, 0, 0, "cannot open map directory");
     return false;
   }
-  std::sort(Files.begin(), Files.end());
   bool Ok = true;
-  for (const std::string &F : Files)
+  for (const std::string &F : yamlFilesOf(Dir + "/shims").value_or(std::vector<std::string>()))
+    Ok &= loadShimFile(F);
+  for (const std::string &F : *Files)
     Ok &= loadFile(F);
   return Ok;
+}
+
+bool ApiMap::loadShimFile(const std::string &Path) {
+  std::optional<std::string> Text = readWholeFile(Path);
+  if (!Text) {
+    addIssue(Path, 0, 0, "cannot read shim file");
+    return false;
+  }
+  try {
+    YAML::Node Root = YAML::Load(*Text);
+    auto Fail = [&](const YAML::Node &N, const std::string &Msg) {
+      addIssue(Path, N.Mark().line + 1, N.Mark().column + 1, Msg);
+      return false;
+    };
+    if (!Root.IsMap())
+      return Fail(Root, "a shim file is a mapping with 'shim', 'description' and 'code'");
+    for (const auto &KV : Root)
+      if (std::string Key = KV.first.as<std::string>();
+          Key != "shim" && Key != "description" && Key != "includes" && Key != "code")
+        return Fail(KV.first, "unknown key '" + Key + "'");
+    ShimDefinition Shim;
+    Shim.Name = Root["shim"] && Root["shim"].IsScalar() ? Root["shim"].Scalar() : "";
+    Shim.Description = Root["description"] ? Root["description"].as<std::string>() : "";
+    Shim.Code = Root["code"] ? Root["code"].as<std::string>() : "";
+    if (Root["includes"])
+      Shim.Includes = Root["includes"].as<std::vector<std::string>>();
+    Shim.SourceFile = Path;
+    if (Shim.Name.empty() || Shim.Description.empty() || Shim.Code.empty())
+      return Fail(Root, "a shim needs 'shim', 'description' and 'code'");
+    if (Shims.count(Shim.Name))
+      return Fail(Root, "shim '" + Shim.Name + "' is defined twice");
+    std::string Name = Shim.Name;
+    Shims.emplace(std::move(Name), std::move(Shim));
+    return true;
+  } catch (const YAML::Exception &E) {
+    addIssue(Path, E.mark.line + 1, E.mark.column + 1, "malformed shim: " + E.msg);
+    return false;
+  }
+}
+
+const ShimDefinition *ApiMap::lookupShim(const std::string &Name) const {
+  auto It = Shims.find(Name);
+  return It == Shims.end() ? nullptr : &It->second;
 }
 
 namespace {
@@ -192,6 +260,7 @@ private:
     E.CudaSince = text(*All, "cuda_since");
     E.CudaRemoved = text(*All, "cuda_removed");
     E.HipRequires = text(*All, "hip_requires");
+    E.Shim = text(*All, "shim");
     E.SourceFile = Origin;
     E.SourceLine = N.Mark().line + 1;
     E.SourceColumn = N.Mark().column + 1;
@@ -323,6 +392,12 @@ bool ApiMap::merge(MapFileContents Contents, const std::string &Origin) {
   for (MapLoadIssue &Issue : Contents.Issues)
     Issues.push_back(std::move(Issue));
   for (ApiEntry &E : Contents.Entries) {
+    if (!E.Shim.empty() && !lookupShim(E.Shim)) {
+      addIssue(Origin, E.SourceLine, E.SourceColumn,
+               "'" + E.Cuda + "': no shim '" + E.Shim + "' (mappings/shims/)");
+      Contents.Ok = false;
+      continue;
+    }
     if (E.Kind == EntryKind::Namespace && E.Cuda != E.Hip)
       ++NamespaceCount;
     auto &Table = E.Kind == EntryKind::Header ? HeaderEntries : Entries;

@@ -40,6 +40,9 @@ struct ApiEntry {
   /// Macros: translated only where tested with defined()/#ifdef/#ifndef; a
   /// use of the value (__CUDA_ARCH__ >= 700) is kept and noted.
   bool DefinedOnly = false;
+  /// A shim (mappings/shims/) that stands in where the target HIP has no
+  /// equivalent: uses are renamed to it and its code is written into the file.
+  std::string Shim;
   std::string SourceFile; // map file and line, for conflict messages
   unsigned SourceLine = 0;
   unsigned SourceColumn = 0;
@@ -53,6 +56,16 @@ struct MapLoadIssue {
   unsigned Column = 0;
   std::string Message;
   bool IsError = true;
+};
+
+/// Code cu2dcu writes into a translated file to provide, on both HIP
+/// platforms, an API the target HIP lacks (mappings/shims/*.yaml).
+struct ShimDefinition {
+  std::string Name; // the identifier uses are renamed to
+  std::string Description;
+  std::vector<std::string> Includes;
+  std::string Code;
+  std::string SourceFile;
 };
 
 /// One map file's validated entries and the issues found in it, before they
@@ -73,11 +86,15 @@ public:
   /// Loads one YAML map file. Later loads override earlier entries of the same
   /// CUDA name; overrides within one file are errors, across files notes.
   bool loadFile(const std::string &Path);
-  /// Loads every *.yaml file of a directory, in name order.
+  /// Loads every *.yaml file of a directory, in name order, after the shims
+  /// of its shims/ folder.
   bool loadDirectory(const std::string &Dir);
+  /// Loads one shim definition file.
+  bool loadShimFile(const std::string &Path);
 
   const ApiEntry *lookup(const std::string &CudaName) const;
   const ApiEntry *lookupHeader(const std::string &CudaHeader) const;
+  const ShimDefinition *lookupShim(const std::string &Name) const;
 
   /// Whether any entry renames a namespace (lets files skip that pass).
   bool hasNamespaces() const { return NamespaceCount > 0; }
@@ -98,6 +115,7 @@ private:
 
   std::unordered_map<std::string, ApiEntry> Entries;     // identifiers and namespaces
   std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names
+  std::unordered_map<std::string, ShimDefinition> Shims;
   std::vector<MapLoadIssue> Issues;
   unsigned NamespaceCount = 0;
 };

@@ -1,0 +1,4 @@
+__global__ void k(int *flags) {
+  flags[threadIdx.x] = 1;
+  __syncwarp();
+}
