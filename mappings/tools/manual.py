@@ -774,6 +774,9 @@ RULES["cublas"].update({
     "CUBLAS_OP_HERMITAN": S("HIPBLAS_OP_C", note="alias of CUBLAS_OP_C"),
     "cublasDataType_t": S("hipDataType", note="cublasDataType_t is a typedef of cudaDataType"),
 })
+RULES["device"]["__vmaxs4"] = U(
+    "not declared in the HIP 5.2 or 6.4 headers; the shim computes the per-byte maximum.",
+    shim="cu2dcu_vmaxs4")
 RULES.setdefault("cusparse", {})["cusparseGetErrorString"] = S(
     "hipsparseGetErrorString", hip_since="6.4", shim="cu2dcu_hipsparseGetErrorString",
     note=None)

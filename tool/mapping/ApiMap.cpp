@@ -341,8 +341,10 @@ private:
       fail(N, "'" + E.Cuda + "': " + Flag + " must be true or false");
       return false;
     }
-    if (E.Kind != EntryKind::Macro) {
-      fail(N, "'" + E.Cuda + "': " + Flag + " is for macro entries");
+    bool Compiler = std::string(Flag) == "predefined" && E.Kind == EntryKind::Function;
+    if (E.Kind != EntryKind::Macro && !Compiler) {
+      fail(N, "'" + E.Cuda + "': " + Flag + " is for macro entries" +
+                  (std::string(Flag) == "predefined" ? " and compiler built-in functions" : ""));
       return false;
     }
     if (std::string(Flag) == "defined_only")
