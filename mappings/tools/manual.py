@@ -164,7 +164,11 @@ RUNTIME = {
         "(hipMemPrefetchAsync(ptr, count, device, stream)).")),
     "cudaMemAdvise": S("hipMemAdvise", note=(
         "CUDA 13 takes a cudaMemLocation; HIP takes a device ordinal.")),
-    "cudaLaunchKernel": S("hipLaunchKernel", note="the kernel argument is a function pointer cast to const void*, as in CUDA"),
+    "cudaLaunchKernel": S("hipLaunchKernel", function_arg=0),
+    "cudaFuncGetAttributes": S("hipFuncGetAttributes", function_arg=1),
+    "cudaFuncSetAttribute": S("hipFuncSetAttribute", function_arg=0),
+    "cudaFuncSetCacheConfig": S("hipFuncSetCacheConfig", function_arg=0),
+    "cudaFuncSetSharedMemConfig": S("hipFuncSetSharedMemConfig", function_arg=0),
     "cudaDeviceSetLimit": U("hipDeviceSetLimit is not in HIP 5.2 (only hipDeviceGetLimit); "
                             "later HIP version not recorded; remove the call or guard it."),
     "cudaLaunchKernelEx": U("launch attributes (cudaLaunchConfig_t) have no HIP 5.2 equivalent; "

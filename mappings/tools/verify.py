@@ -39,7 +39,7 @@ MAPDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KINDS = {"function", "type", "enumerator", "macro", "header", "namespace", "variable"}
 STATUSES = {"supported", "unsupported", "removed"}
 ENTRY_KEYS = {"cuda", "hip", "kind", "status", "reason", "hip_since", "cuda_since",
-              "cuda_removed", "symbol_arg", "note", "hip_requires", "defined_only",
+              "cuda_removed", "symbol_arg", "function_arg", "note", "hip_requires", "defined_only",
               "predefined", "shim"}
 FILE_KEYS = {"family", "cuda_headers", "hip_headers", "entries"}
 VERSION = re.compile(r"^\d+\.\d+$")
@@ -184,9 +184,10 @@ def check_schema(m, e, i, rep, seen):
                               not isinstance(e["predefined"], bool)):
         rep.error(where, "'predefined' is true or false, for macro and function entries only")
         ok = False
-    if "symbol_arg" in e and (not isinstance(e["symbol_arg"], int) or e["symbol_arg"] < 0):
-        rep.error(where, "'symbol_arg' must be a non-negative integer")
-        ok = False
+    for k in ("symbol_arg", "function_arg"):
+        if k in e and (not isinstance(e[k], int) or e[k] < 0):
+            rep.error(where, "'%s' must be a non-negative integer" % k)
+            ok = False
     key = e["cuda"]
     if key in seen:
         rep.error(where, "duplicate cuda name (also in %s)" % seen[key])

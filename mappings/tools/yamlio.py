@@ -2,7 +2,7 @@
 import re
 
 KEY_ORDER = ["cuda", "hip", "kind", "status", "reason", "hip_since", "cuda_since",
-             "cuda_removed", "symbol_arg", "hip_requires", "note"]
+             "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "note"]
 KIND_ORDER = ["header", "namespace", "function", "type", "enumerator", "macro", "variable"]
 KIND_TITLE = {"header": "headers", "namespace": "namespaces", "function": "functions",
               "type": "types", "enumerator": "enumerators", "macro": "macros",

@@ -7,10 +7,15 @@ NAME-hip/) it records, per file, the parse mode, fallback reason, parser
 crash or timeout, CPU time and wave64 findings; then it syntax-checks every
 translated translation unit and its hand-written twin with
 `hipcc --offload-arch=gfx906 -fsyntax-only`, and counts CUDA identifiers left
-in the output. It writes one JSON document and prints a Markdown summary.
+in the output. With --nvidia it also compiles the same units through HIP's
+NVIDIA path: nvcc for sm_90 with -D__HIP_PLATFORM_NVIDIA__ and the project's
+HIP-on-NVIDIA compat headers (scripts/hip-nvidia/make-compat-headers.py),
+running only the host and device front ends (NVCC_CHECK). It writes one JSON
+document and prints a Markdown summary.
 
 This is a benchmark command, not a test: it exits 0 whatever it measured.
-Exit codes: 0 done, 2 usage error or hipcc missing, 77 corpus absent.
+Exit codes: 0 done, 2 usage error or hipcc (nvcc with --nvidia) missing,
+77 corpus absent.
 """
 import argparse
 import collections
@@ -36,6 +41,15 @@ TOOL_CRASH_CODE = 3
 COMPILE_TIMEOUT = 120
 TOP = 20
 DEFAULT_STD = "c++17"  # what nearly every HeCBench Makefile asks for
+NVIDIA_ARCH = "sm_90"
+# The cheapest nvcc run that still puts every line through a full C++ front
+# end on both sides: -cuda stops the host side after cudafe++ (EDG, host
+# code, templates instantiated) and -fdevice-syntax-only stops cicc after its
+# front end (device code, __CUDA_ARCH__ branches). Left out: NVVM
+# optimisation and ptxas on the device side, and gcc compiling the host code
+# that cudafe++ emits (it only catches what the assembler or gcc's own
+# builtins reject). Measured in docs/corpus.md: about 60% of `-c -o /dev/null`.
+NVCC_CHECK = ["-cuda", "-fdevice-syntax-only", "-o", os.devnull]
 
 RESIDUAL = re.compile(
     r"\b(?:cuda[A-Z_]\w*|cuda\.h"
@@ -58,7 +72,7 @@ LITERAL_OR_COMMENT = re.compile(
     re.S | re.M)
 MAKE_FLAG = re.compile(r"(?<!\S)(-I|-D|-std=)\s*(\S+)")
 MAKE_CONDITIONAL = re.compile(r"(ifeq|ifneq|ifdef|ifndef)\b")
-LOCATION = re.compile(r"^\S*?:\d+(?::\d+)?:\s*")
+LOCATION = re.compile(r"^\S*?(?::\d+(?::\d+)?:|\(\d+\):)\s*")  # clang/gcc, nvcc
 ABSOLUTE_PATH = re.compile(r"(?<![\w.])(?:/[\w.+-]+)+")
 SOURCE_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 NUMBER = re.compile(r"\b\d+\b")
@@ -81,6 +95,11 @@ def parse_args(argv):
     ap.add_argument("--jobs", type=int, default=1, help="benchmarks (and compiles) run in parallel")
     ap.add_argument("--timeout", type=int, default=600, help="wall seconds per cu2dcu run")
     ap.add_argument("--no-compile", action="store_true", help="skip the hipcc syntax checks")
+    ap.add_argument("--nvidia", action="store_true",
+                    help="also compile every unit through HIP's NVIDIA path (nvcc, %s)" % NVIDIA_ARCH)
+    ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--hip-nvidia-include", default=os.path.join(REPO, "build", "hip-nvidia-include"),
+                    help="HIP-on-NVIDIA compat headers; generated there when absent")
     ap.add_argument("--work", help="keep translated output here (default: a temporary folder)")
     return ap.parse_args(argv)
 
@@ -362,12 +381,22 @@ def compile_tasks(record, args, work):
     return tasks
 
 
-def hipcc_check(hipcc, source, flags, root):
-    """(ok, first error line) of hipcc -fsyntax-only on source; paths in the
+def hipcc_command(args, flags, source):
+    return [args.hipcc, "--offload-arch=gfx906", "-fsyntax-only", "-x", "hip", "-w"] + flags + [source]
+
+
+def nvcc_command(args, flags, source):
+    """HIP's NVIDIA path as hipcc would run it (nvcc -x cu, the HIP headers as
+    -isystem), the compat headers instead of /usr/include/hip."""
+    return ([args.nvcc, "-x", "cu", "-arch=" + NVIDIA_ARCH, "-D__HIP_PLATFORM_NVIDIA__",
+             "-isystem", args.hip_nvidia_include, "-w"] + NVCC_CHECK + flags + [source])
+
+
+def compile_check(cmd, source, root):
+    """(ok, first error line) of the compile cmd of source; paths in the
     error are relative to root."""
     if not os.path.isfile(source):
         return False, "no output file"
-    cmd = [hipcc, "--offload-arch=gfx906", "-fsyntax-only", "-x", "hip", "-w"] + flags + [source]
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, errors="replace",
                             cwd=os.path.dirname(source), start_new_session=True)
@@ -376,27 +405,52 @@ def hipcc_check(hipcc, source, flags, root):
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        return False, "hipcc timed out (%d s)" % COMPILE_TIMEOUT
+        return False, "%s timed out (%d s)" % (os.path.basename(cmd[0]), COMPILE_TIMEOUT)
     if proc.returncode == 0:
         return True, None
     errors = [l.strip().replace(root + os.sep, "") for l in output.splitlines() if "error:" in l]
-    return False, (errors[0] if errors else "hipcc exit %d" % proc.returncode)[:300]
+    return False, (errors[0] if errors
+                   else "%s exit %d" % (os.path.basename(cmd[0]), proc.returncode))[:300]
+
+
+# Per unit, the AMD results are translatedOk/Error and twinOk/Error; the
+# NVIDIA ones the same names prefixed with "nvidia" (nvidiaTranslatedOk, ...).
+PLATFORMS = {"amd": ("", hipcc_command), "nvidia": ("nvidia", nvcc_command)}
+
+
+def side_key(prefix, side, what):
+    """translatedOk, nvidiaTwinError, ..."""
+    key = side + what
+    return prefix + key[0].upper() + key[1:] if prefix else key
 
 
 def run_compiles(records, args, work):
     tasks = [t for r in records for t in compile_tasks(r, args, work)]
+    platforms = ["amd"] + (["nvidia"] if args.nvidia else [])
+    for unit, side, *_ in tasks:
+        if side == "translated" and not unit["twin"] and args.nvidia:
+            unit.update(nvidiaTwinOk=False, nvidiaTwinError=unit["twinError"])
 
-    def check(task):
-        unit, side, source, flags, root = task
-        ok, error = hipcc_check(args.hipcc, source, flags, root)
-        unit.update({side + "Ok": ok, side + "Error": error})
+    def check(job):
+        platform, (unit, side, source, flags, root) = job
+        prefix, command = PLATFORMS[platform]
+        start = time.monotonic()
+        ok, error = compile_check(command(args, flags, source), source, root)
+        unit.update({side_key(prefix, side, "Ok"): ok, side_key(prefix, side, "Error"): error})
+        if prefix:
+            unit[side_key(prefix, side, "Seconds")] = round(time.monotonic() - start, 2)
 
+    jobs = [(p, t) for p in platforms for t in tasks]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        list(pool.map(check, tasks))
+        list(pool.map(check, jobs))
     for r in records:
         units = r["compile"]["units"]
-        r["compile"]["translatedOk"] = bool(units) and all(u["translatedOk"] for u in units)
-        r["compile"]["comparable"] = bool(units) and all(u["twinOk"] for u in units)
+        for platform in platforms:
+            prefix = PLATFORMS[platform][0]
+            r["compile"][side_key(prefix, "translated", "Ok")] = bool(units) and all(
+                u[side_key(prefix, "translated", "Ok")] for u in units)
+            r["compile"][side_key(prefix, "comparable", "")] = bool(units) and all(
+                u[side_key(prefix, "twin", "Ok")] for u in units)
 
 
 # --- summary -----------------------------------------------------------------
@@ -418,7 +472,7 @@ def mode_table(files):
             "percent": {m: percent(counts[m], parsed) for m in PARSED_MODES}}
 
 
-def summarize(records, compiled):
+def summarize(records, compiled, nvidia=False):
     files = [f for r in records for f in r["files"]]
     parsed = [f for f in files if f["parseMode"] in PARSED_MODES]
     cpu = sum(r["tool"]["cpuSeconds"] for r in records)
@@ -455,22 +509,42 @@ def summarize(records, compiled):
                                 "top": top(residual, TOP)},
         "topFallbackReasons": top(reasons, TOP),
         "compile": compile_summary(records) if compiled else None,
+        "compileNvidia": compile_summary(records, "nvidia") if compiled and nvidia else None,
     }
 
 
-def compile_summary(records):
+def compile_summary(records, prefix=""):
+    """Compile counts of one platform: AMD (no prefix) or NVIDIA ("nvidia")."""
+    def key(side, what):
+        return side_key(prefix, side, what)
     units = [u for r in records for u in r["compile"]["units"]]
-    comparable = [r for r in records if r["compile"]["comparable"]]
-    ok = sum(r["compile"]["translatedOk"] for r in comparable)
-    errors = collections.Counter(normalize(u["translatedError"])
-                                 for u in units if u["translatedError"])
-    return {"translatedUnits": len(units),
-            "translatedUnitsOk": sum(u["translatedOk"] for u in units),
-            "twinUnitsOk": sum(u["twinOk"] for u in units),
-            "comparablePairs": len(comparable),
-            "translatedPairsOk": ok,
-            "translatedPairsOkPercent": percent(ok, len(comparable)),
-            "topCompileErrors": top(errors, TOP)}
+    comparable = [r for r in records if r["compile"][key("comparable", "")]]
+    ok = sum(r["compile"][key("translated", "Ok")] for r in comparable)
+    errors = collections.Counter(normalize(u[key("translated", "Error")])
+                                 for u in units if u[key("translated", "Error")])
+    summary = {"translatedUnits": len(units),
+               "translatedUnitsOk": sum(u[key("translated", "Ok")] for u in units),
+               "twinUnitsOk": sum(u[key("twin", "Ok")] for u in units),
+               "comparablePairs": len(comparable),
+               "translatedPairsOk": ok,
+               "translatedPairsOkPercent": percent(ok, len(comparable)),
+               "topCompileErrors": top(errors, TOP)}
+    if prefix:
+        seconds = [u[key(s, "Seconds")] for u in units for s in ("translated", "twin")
+                   if key(s, "Seconds") in u]
+        summary.update({
+            "command": " ".join(["nvcc", "-x", "cu", "-arch=" + NVIDIA_ARCH,
+                                 "-D__HIP_PLATFORM_NVIDIA__", "-isystem", "HIP_NVIDIA_INCLUDE",
+                                 "-w"] + NVCC_CHECK + ["FLAGS", "SOURCE"]),
+            "compiles": len(seconds),
+            "wallSecondsPerCompile": round(sum(seconds) / len(seconds), 2) if seconds else None,
+            # comparable on both platforms: where the two can be set side by side
+            "comparableBothPairs": sum(r["compile"]["comparable"] and r["compile"][key("comparable", "")]
+                                       for r in records),
+            "translatedPairsOkBoth": sum(r["compile"]["comparable"] and r["compile"][key("comparable", "")]
+                                         and r["compile"]["translatedOk"]
+                                         and r["compile"][key("translated", "Ok")] for r in records)})
+    return summary
 
 
 def wave64_truth_headline(path):
@@ -494,6 +568,9 @@ def markdown(summary):
     if summary["compile"]:
         text += "\nTop first compile errors of translated units:\n\n" + table(
             ["units", "error"], swap(summary["compile"]["topCompileErrors"]))
+    if summary.get("compileNvidia"):
+        text += "\nTop first compile errors of translated units, NVIDIA path:\n\n" + table(
+            ["units", "error"], swap(summary["compileNvidia"]["topCompileErrors"]))
     return text
 
 
@@ -528,6 +605,16 @@ def summary_rows(summary):
                  ("comparable pairs (all twin TUs compile)", c["comparablePairs"]),
                  ("translated pairs compiling", "%d (%s)" % (
                      c["translatedPairsOk"], fmt_pct(c["translatedPairsOkPercent"])))]
+    n = summary.get("compileNvidia")
+    if n:
+        rows += [("NVIDIA path (nvcc %s): translated TUs compiling" % NVIDIA_ARCH,
+                  "%d / %d" % (n["translatedUnitsOk"], n["translatedUnits"])),
+                 ("NVIDIA path: comparable pairs (all twin TUs compile)", n["comparablePairs"]),
+                 ("NVIDIA path: translated pairs compiling", "%d (%s)" % (
+                     n["translatedPairsOk"], fmt_pct(n["translatedPairsOkPercent"]))),
+                 ("both platforms: comparable pairs / translated pairs compiling on both",
+                  "%d / %d" % (n["comparableBothPairs"], n["translatedPairsOkBoth"])),
+                 ("NVIDIA path: wall s per compile (front ends only)", n["wallSecondsPerCompile"])]
     return rows
 
 
@@ -563,8 +650,26 @@ def check_inputs(args):
         fail("hipcc not found (%s); install HIP (scripts/install-deps.sh) "
              "or pass --no-compile" % args.hipcc)
     args.hipcc = shutil.which(args.hipcc) or args.hipcc
+    if args.nvidia and not args.no_compile:
+        if not shutil.which(args.nvcc):
+            fail("nvcc not found (%s); pass --nvcc, or leave out --nvidia" % args.nvcc)
+        args.nvcc = shutil.which(args.nvcc)
+        args.hip_nvidia_include = os.path.abspath(args.hip_nvidia_include)
+        ensure_compat_headers(args.hip_nvidia_include)
     args.corpus = os.path.abspath(args.corpus)
     args.tool = os.path.abspath(args.tool)
+
+
+def ensure_compat_headers(out):
+    """Generates the HIP-on-NVIDIA compat headers into out unless they are there."""
+    if os.path.isfile(os.path.join(out, "hip", "hip_runtime.h")):
+        return
+    script = os.path.join(REPO, "scripts", "hip-nvidia", "make-compat-headers.py")
+    proc = subprocess.run([sys.executable, script, "--out", out], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    if proc.returncode != 0:
+        fail("make-compat-headers.py failed:\n" + proc.stdout)
+    print(proc.stdout.strip(), file=sys.stderr)
 
 
 def fail(message):
@@ -607,7 +712,7 @@ def main(argv=None):
         records = translate_all(names, args, work)
         if not args.no_compile:
             run_compiles(records, args, work)
-    summary = summarize(records, not args.no_compile)
+    summary = summarize(records, not args.no_compile, args.nvidia)
     summary["wave64Truth"] = wave64_truth_headline(args.wave64_score)
     write_outputs({"summary": summary, "benchmarks": records}, markdown(summary), args)
     return 0

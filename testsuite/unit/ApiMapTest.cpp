@@ -130,7 +130,7 @@ std::vector<std::string> describe(const ApiMap &Map) {
                     statusName(E->Status) + "|" + E->Family + "|" + E->Reason + "|" + E->Note +
                     "|" + (E->HipSince ? E->HipSince->str() : "-") + "|" + E->CudaSince + "|" +
                     E->CudaRemoved + "|" + (E->SymbolArg ? std::to_string(*E->SymbolArg) : "-") +
-                    "|" + E->HipRequires + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
+                    "|" + (E->FunctionArg ? std::to_string(*E->FunctionArg) : "-") + "|" + E->HipRequires + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
                     E->SourceFile + ":" + std::to_string(E->SourceLine) + ":" +
                     std::to_string(E->SourceColumn));
   for (const MapLoadIssue &I : Map.issues())
@@ -146,6 +146,7 @@ entries:
   - {cuda: __shfl_sync, hip: __shfl_sync, kind: function, hip_since: "6.2", note: "64-bit mask"}
   - {cuda: cudaFoo, kind: function, status: unsupported, reason: "no equivalent", cuda_since: "9.0"}
   - {cuda: cudaBar, kind: function, status: removed, cuda_removed: "12.0"}
+  - {cuda: cudaFuncSetCacheConfig, hip: hipFuncSetCacheConfig, kind: function, function_arg: 0}
   - {cuda: cooperative_groups/reduce.h, hip: hip/hip_cooperative_groups.h, kind: header, hip_requires: hip/hip_runtime.h}
   - {cuda: __CUDACC__, hip: __HIPCC__, kind: macro, defined_only: true}
   - {cuda: "cub::", hip: "hipcub::", kind: namespace}

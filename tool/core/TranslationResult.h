@@ -13,8 +13,9 @@ namespace cu2dcu {
 
 /// How a file was handled: parsed with the AST, parsed with an AST that clang
 /// recovered from errors (the lexical rules fill in where it did), translated
-/// lexically, copied, or read and found to hold nothing to translate (None).
-enum class ParseMode { Ast, AstRecovered, Lexical, Copy, None };
+/// lexically, copied, read and found to hold nothing to translate (None), or
+/// a build file (Makefile, CMake) translated by the build-file rules.
+enum class ParseMode { Ast, AstRecovered, Lexical, Copy, None, Build };
 
 /// Why a file was not translated from a clean AST (reports and the corpus
 /// runner group by it).
@@ -30,6 +31,8 @@ inline const char *parseModeName(ParseMode M) {
     return "lexical";
   case ParseMode::Copy:
     return "copy";
+  case ParseMode::Build:
+    return "build";
   case ParseMode::None:
     return "none";
   }

@@ -9,7 +9,7 @@
 #include "match/NameUseTranslator.h"
 #include "match/PreprocessorTranslator.h"
 #include "match/RegisterKeywordTranslator.h"
-#include "match/SymbolArgumentTranslator.h"
+#include "match/CallArgumentTranslator.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -92,7 +92,7 @@ private:
   clang::ASTContext &Ast;
   NameUseTranslator Names;
   KernelLaunchTranslator Launches;
-  SymbolArgumentTranslator Symbols;
+  CallArgumentTranslator Symbols;
   LaunchBoundsTranslator Bounds;
   RegisterKeywordTranslator Registers;
 };

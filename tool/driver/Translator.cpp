@@ -262,6 +262,8 @@ private:
   void applyAll();
   void addWave64Definitions();
   void addInsertions(const FileReport &R, std::vector<Edit> &Edits) const;
+  bool translateBuildFile(FileReport &R);
+  void dropShimBlockChanges(const FileReport &R, std::vector<Edit> &Edits);
   void addFinding(const FileReport &R, unsigned Offset, const char *CheckId, Severity Level,
                   std::string Message) {
     FileFindings Sink;
@@ -570,6 +572,37 @@ void Pipeline::addWave64Definitions() {
   }
 }
 
+/// A Makefile or CMake file among the copied files: translated by the
+/// build-file rules; false for any other file.
+bool Pipeline::translateBuildFile(FileReport &R) {
+  std::optional<BuildFileKind> Kind = classifyBuildFile(R.Input.Source);
+  if (!Kind || !Settings.BuildRules)
+    return false;
+  BuildTranslation T = cu2dcu::translateBuildFile(*Kind, R.Original, R.Input.Display,
+                                                   *Settings.BuildRules, Settings.Build);
+  R.Mode = ParseMode::Build;
+  R.Status = T.Text == R.Original ? FileStatus::Unchanged : FileStatus::Translated;
+  R.LinesChanged = T.Changes;
+  R.Translated = std::move(T.Text);
+  for (Diagnostic &D : T.Findings)
+    Diagnostics.push_back(std::move(D));
+  return true;
+}
+
+/// Shims an earlier run wrote into the file are left as they are.
+void Pipeline::dropShimBlockChanges(const FileReport &R, std::vector<Edit> &Edits) {
+  std::vector<ByteRange> Blocks = shimBlocks(R.Original);
+  if (Blocks.empty())
+    return;
+  auto Inside = [&](unsigned Offset) {
+    return llvm::any_of(Blocks, [&](const ByteRange &B) { return Offset >= B.Begin && Offset < B.End; });
+  };
+  llvm::erase_if(Edits, [&](const Edit &E) { return Inside(E.Offset); });
+  llvm::erase_if(Diagnostics, [&](const Diagnostic &D) {
+    return D.File == R.Input.Display && Inside(D.Offset);
+  });
+}
+
 /// What the file needs above its code: the runtime include nvcc implies,
 /// then the shims its uses were renamed to (one edit where both go on top).
 void Pipeline::addInsertions(const FileReport &R, std::vector<Edit> &Edits) const {
@@ -589,6 +622,8 @@ void Pipeline::applyAll() {
   for (FileReport &R : Run.Files) {
     if (R.Status == FileStatus::Failed)
       continue;
+    if (R.Input.Action == FileAction::Copy && translateBuildFile(R))
+      continue;
     if (R.Input.Action == FileAction::Copy) {
       R.Status = FileStatus::Copied;
       R.Mode = ParseMode::Copy;
@@ -596,6 +631,7 @@ void Pipeline::applyAll() {
       continue;
     }
     std::vector<Edit> &Edits = EditsByFile[R.Input.Source];
+    dropShimBlockChanges(R, Edits);
     if (R.Mode != ParseMode::None)
       addInsertions(R, Edits);
     AppliedEdits Applied = applyEdits(R.Input.Source, R.Original, Edits);

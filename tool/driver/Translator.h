@@ -7,6 +7,7 @@
 #include "core/Options.h"
 #include "core/TranslationResult.h"
 #include "discover/InputDiscovery.h"
+#include "build/BuildFiles.h"
 #include "driver/TimeReport.h"
 #include "mapping/ApiMap.h"
 #include "parse/CudaToolchain.h"
@@ -59,6 +60,10 @@ struct RunSettings {
   /// at a time) with the number done and the number to parse in this wave.
   std::function<void(size_t Done, size_t Total)> OnProgress;
   CudaToolchain Toolchain;
+  /// Build files (Makefile, CMake) are translated with these rules; without
+  /// them they are copied unchanged.
+  const BuildFlagMap *BuildRules = nullptr;
+  BuildOptions Build;
 };
 
 RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings);

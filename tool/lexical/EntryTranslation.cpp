@@ -147,6 +147,34 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
               "cuda_runtime.h"};
 }
 
+std::vector<ByteRange> shimBlocks(const std::string &Text) {
+  std::vector<ByteRange> Blocks;
+  if (Text.find("CU2DCU_SHIM_") == std::string::npos)
+    return Blocks;
+  std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
+  std::optional<unsigned> Begin;
+  int Depth = 0;
+  for (size_t I = 0; I + 1 < Tokens.size(); ++I) {
+    if (Tokens[I].Kind != clang::tok::hash || !Tokens[I].StartsLine)
+      continue;
+    std::string Word = cleanSpelling(Text, Tokens[I + 1]);
+    if (!Begin && Word == "ifndef" && I + 2 < Tokens.size() &&
+        llvm::StringRef(cleanSpelling(Text, Tokens[I + 2])).starts_with("CU2DCU_SHIM_")) {
+      Begin = Tokens[I].Offset;
+      Depth = 0;
+    }
+    if (!Begin)
+      continue;
+    if (llvm::StringRef(Word).starts_with("if"))
+      ++Depth;
+    else if (Word == "endif" && --Depth == 0) {
+      Blocks.push_back({*Begin, Tokens[I + 1].Offset + Tokens[I + 1].Length});
+      Begin.reset();
+    }
+  }
+  return Blocks;
+}
+
 std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
                                     const std::vector<Edit> &Edits) {
   std::vector<const ShimDefinition *> Used;
@@ -156,7 +184,8 @@ std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
     if (!Shim)
       continue;
     FirstUse = std::min(FirstUse, E.Offset);
-    if (!llvm::is_contained(Used, Shim))
+    if (!llvm::is_contained(Used, Shim) &&
+        Text.find("CU2DCU_SHIM_" + Shim->Name) == std::string::npos) // written by an earlier run
       Used.push_back(Shim);
   }
   if (Used.empty())

@@ -62,6 +62,11 @@ inline constexpr const char *ShimCategory = "shim";
 std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
                                     const std::vector<Edit> &Edits);
 
+/// The shim blocks cu2dcu wrote into Text on an earlier run (#ifndef
+/// CU2DCU_SHIM_... to its #endif): their NVIDIA branches spell CUDA names
+/// on purpose, so nothing in them is translated or reported again.
+std::vector<ByteRange> shimBlocks(const std::string &Text);
+
 /// The edit that removes the first `register` keyword (and the blanks after
 /// it) in Text[Begin, End): C++17 has no register storage class, and hipcc
 /// rejects it under -std=c++17.

@@ -99,7 +99,9 @@ private:
   void include(const TokenList &T, size_t First, size_t Last);
   void code(const TokenList &T);
   void name(const TokenList &T, size_t I);
-  void symbolArgument(const TokenList &T, size_t I, const ApiEntry &Entry);
+  void callArguments(const TokenList &T, size_t I, const ApiEntry &Entry);
+  void wrapArgument(const TokenList &T, std::pair<size_t, size_t> Arg, const std::string &Prefix,
+                    const std::string &Category, const std::string &CudaName);
   void launchBounds(const TokenList &T, size_t I);
   bool warpCall(const TokenList &T, size_t I, const std::string &Name);
   MaskLiteral maskLiteral(const TokenList &T, size_t First, size_t Last) const;
@@ -129,6 +131,7 @@ private:
   std::set<std::string> LocalMacros;   // #defined in this range
   std::map<std::string, std::string> MacroValues; // #define NAME NUMBER in this range
   std::set<std::string> DeclaredNames; // declared by the user in this range
+  std::set<std::string> KernelNames;   // __global__ functions defined in this range
   unsigned SkipUntil = 0; // tokens before this offset were consumed by an edit
 };
 
@@ -251,6 +254,18 @@ void Pass::run(unsigned Begin, unsigned End) {
   for (size_t I = 0; I < Code.size(); ++I)
     if (Code[I].Kind == tok::raw_identifier && isDeclaredHere(Code, I))
       DeclaredNames.insert(spelling(Code[I]));
+  // Kernels: the name before the first '(' after __global__ (past
+  // __launch_bounds__(...)), for the function_arg casts.
+  for (size_t I = 0; I < Code.size(); ++I) {
+    if (Code[I].Kind != tok::raw_identifier || spelling(Code[I]) != "__global__")
+      continue;
+    for (size_t J = I + 1; J + 1 < Code.size() && Code[J].Kind != tok::semi; ++J)
+      if (Code[J + 1].Kind == tok::l_paren && Code[J].Kind == tok::raw_identifier &&
+          spelling(Code[J]) != "__launch_bounds__") {
+        KernelNames.insert(spelling(Code[J]));
+        break;
+      }
+  }
   for (const auto &[First, Last] : Directives)
     directive(Tokens, First, Last);
   code(Code);
@@ -382,8 +397,8 @@ void Pass::name(const TokenList &T, size_t I) {
       return;
     }
     translateUse(*Entry, T[I].Offset, T[I].Length, Text, Path, Options, Out);
-    if (Entry->SymbolArg && Entry->isSupported())
-      symbolArgument(T, I, *Entry);
+    if (Entry->isSupported())
+      callArguments(T, I, *Entry);
     return;
   }
   if (looksLikeCudaName(Name) && !isProjectMacro(Name) && !DeclaredNames.count(Name) &&
@@ -425,17 +440,31 @@ std::vector<std::pair<size_t, size_t>> Pass::arguments(const TokenList &T, size_
   return Args;
 }
 
-void Pass::symbolArgument(const TokenList &T, size_t I, const ApiEntry &Entry) {
-  if (I + 1 >= T.size() || T[I + 1].Kind != tok::l_paren)
+/// The lexical form of match/CallArgumentTranslator: without types, a kernel
+/// argument is one that names a __global__ function defined here.
+void Pass::callArguments(const TokenList &T, size_t I, const ApiEntry &Entry) {
+  if ((!Entry.SymbolArg && !Entry.FunctionArg) || I + 1 >= T.size() ||
+      T[I + 1].Kind != tok::l_paren)
     return;
   auto Args = arguments(T, I + 1);
-  if (*Entry.SymbolArg >= Args.size())
-    return;
-  const RawToken &A = T[Args[*Entry.SymbolArg].first], &B = T[Args[*Entry.SymbolArg].second];
-  if (Text.compare(A.Offset, 10, "HIP_SYMBOL") == 0)
-    return;
-  Out.Edits.push_back({A.Offset, 0, "HIP_SYMBOL(", "symbol", Entry.Cuda});
-  Out.Edits.push_back({B.Offset + B.Length, 0, ")", "symbol-syntax", ""});
+  if (Entry.SymbolArg && *Entry.SymbolArg < Args.size())
+    wrapArgument(T, Args[*Entry.SymbolArg], "HIP_SYMBOL(", "symbol", Entry.Cuda);
+  if (Entry.FunctionArg && *Entry.FunctionArg < Args.size()) {
+    const RawToken &First = T[Args[*Entry.FunctionArg].first];
+    if (First.Kind == tok::raw_identifier && KernelNames.count(spelling(First)))
+      wrapArgument(T, Args[*Entry.FunctionArg], "reinterpret_cast<const void *>(",
+                   "kernel-pointer", Entry.Cuda);
+  }
+}
+
+void Pass::wrapArgument(const TokenList &T, std::pair<size_t, size_t> Arg,
+                        const std::string &Prefix, const std::string &Category,
+                        const std::string &CudaName) {
+  const RawToken &A = T[Arg.first], &B = T[Arg.second];
+  if (Text.compare(A.Offset, Prefix.size(), Prefix) == 0)
+    return; // already wrapped
+  Out.Edits.push_back({A.Offset, 0, Prefix, Category, CudaName});
+  Out.Edits.push_back({B.Offset + B.Length, 0, ")", Category + "-syntax", ""});
 }
 
 /// The lane mask T[First..Last] when it is a literal whose value is known

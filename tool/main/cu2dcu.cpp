@@ -19,6 +19,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
@@ -59,6 +60,14 @@ cl::opt<std::string> HipVersionText("hip-version",
                                     cl::desc("Target HIP version MAJOR.MINOR or a profile name "
                                              "(default: the installed HIP, else 5.2)"),
                                     cl::cat(Category));
+cl::list<std::string> OffloadArchs("offload-arch",
+                                   cl::desc("AMD GPU target of the translated build files "
+                                            "(repeatable; default gfx906)"),
+                                   cl::value_desc("gfx"), cl::cat(Category));
+cl::opt<bool> CopyBuildFiles("copy-build-files",
+                             cl::desc("Copy Makefiles and CMake files unchanged instead of "
+                                      "translating them"),
+                             cl::cat(Category));
 cl::opt<bool> DryRun("dry-run", cl::desc("Translate and report, write nothing"), cl::cat(Category));
 cl::opt<bool> ShowDiff("diff", cl::desc("Print a unified diff of every change on stdout"),
                        cl::cat(Category));
@@ -175,6 +184,13 @@ llvm::json::Object reportOptions(const std::vector<std::string> &CompilerArgs,
 }
 
 /// --restore: puts the --in-place backups under the inputs back.
+void printMapIssues(const std::vector<MapLoadIssue> &Issues) {
+  for (const MapLoadIssue &Issue : Issues)
+    if (Issue.IsError || !Quiet)
+      llvm::errs() << Issue.File << ":" << Issue.Line << ":" << Issue.Column << ": "
+                   << (Issue.IsError ? "error: " : "note: ") << Issue.Message << "\n";
+}
+
 int restoreCommand() {
   if (Inputs.empty())
     return usageError("--restore needs the files or directories translated with --in-place");
@@ -239,12 +255,20 @@ int run(int Argc, const char **Argv) {
   Map.loadDirectory(MappingsDir);
   for (const std::string &Extra : ExtraMaps)
     Map.loadFile(Extra);
-  for (const MapLoadIssue &Issue : Map.issues())
-    if (Issue.IsError || !Quiet)
-      llvm::errs() << Issue.File << ":" << Issue.Line << ":" << Issue.Column << ": "
-                   << (Issue.IsError ? "error: " : "note: ") << Issue.Message << "\n";
+  printMapIssues(Map.issues());
   if (Map.hasErrors())
     return usageError("the API maps have errors; nothing was translated");
+  // Maps without a build/ folder (a user's own set) copy build files as they are.
+  BuildFlagMap BuildRules;
+  llvm::SmallString<256> BuildMaps(MappingsDir.getValue());
+  llvm::sys::path::append(BuildMaps, "build");
+  const bool TranslateBuildFiles = !CopyBuildFiles && llvm::sys::fs::is_directory(BuildMaps);
+  if (TranslateBuildFiles) {
+    BuildRules.loadDirectory(std::string(BuildMaps));
+    printMapIssues(BuildRules.issues());
+    if (BuildRules.hasErrors())
+      return usageError("the build-file maps have errors; nothing was translated");
+  }
   const StageTime MapsTime = MapsClock.stop();
 
   std::optional<Baseline> Known;
@@ -285,6 +309,10 @@ int run(int Argc, const char **Argv) {
   Settings.ParseTimeoutSeconds = ParseTimeout;
   Settings.SharePch = !NoPch;
   Settings.Toolchain = CudaToolchain::locate(CudaPath);
+  if (TranslateBuildFiles)
+    Settings.BuildRules = &BuildRules;
+  if (!OffloadArchs.empty())
+    Settings.Build.OffloadArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
   if (Mode == ModeChoice::Ast && !Settings.Toolchain.found())
     return usageError("--mode=ast needs CUDA headers: " + Settings.Toolchain.Why);
 

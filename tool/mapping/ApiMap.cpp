@@ -26,7 +26,7 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
 
 const std::set<std::string> KnownEntryKeys = {
     "cuda", "hip", "kind", "status", "reason", "note", "hip_since",
-    "cuda_since", "cuda_removed", "symbol_arg", "hip_requires", "defined_only", "predefined", "shim"};
+    "cuda_since", "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "defined_only", "predefined", "shim"};
 
 } // namespace
 
@@ -179,10 +179,16 @@ public:
     // yaml-cpp throws on a conversion the checks below did not foresee (a
     // key that is a list, a scalar of the wrong kind): a load error, never
     // an escaping exception (found by tool/fuzz/fuzz-maps).
+    YAML::Node Root;
     try {
-      parseDocument(YAML::Load(Text));
+      Root = YAML::Load(Text);
     } catch (const YAML::Exception &E) {
-      fail(E.mark.line + 1, E.mark.column + 1, E.msg);
+      return fail(E.mark.line + 1, E.mark.column + 1, E.msg);
+    }
+    try {
+      parseDocument(Root);
+    } catch (const YAML::Exception &E) {
+      fail(E.mark.line + 1, E.mark.column + 1, "malformed map: " + E.msg);
     }
   }
 
@@ -320,12 +326,15 @@ private:
     }
     for (const char *Flag : {"defined_only", "predefined"})
       Ok &= readMacroFlag(field(All, Flag), Flag, N, E);
-    if (YAML::Node Arg = field(All, "symbol_arg"); Arg.IsDefined()) {
+    for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg}}) {
+      YAML::Node Arg = field(All, Key);
       unsigned Index = 0;
+      if (!Arg.IsDefined())
+        continue;
       if (YAML::convert<unsigned>::decode(Arg, Index)) {
-        E.SymbolArg = Index;
+        *Slot = Index;
       } else {
-        fail(N, "'" + E.Cuda + "': symbol_arg must be an argument index");
+        fail(N, "'" + E.Cuda + "': " + Key + " must be an argument index");
         Ok = false;
       }
     }

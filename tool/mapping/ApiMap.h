@@ -36,6 +36,9 @@ struct ApiEntry {
   std::string CudaSince;
   std::string CudaRemoved;
   std::optional<unsigned> SymbolArg;
+  /// The argument that names a kernel, which HIP's C API takes as a
+  /// const void * where CUDA has a template overload for the function.
+  std::optional<unsigned> FunctionArg;
   std::string HipRequires; // header entries: a HIP header that must come first
   /// Macros: translated only where tested with defined()/#ifdef/#ifndef; a
   /// use of the value (__CUDA_ARCH__ >= 700) is kept and noted.

@@ -34,6 +34,8 @@ json::Object encodeEntry(const ApiEntry &E) {
     O["hip_since"] = E.HipSince->str();
   if (E.SymbolArg)
     O["symbol_arg"] = *E.SymbolArg;
+  if (E.FunctionArg)
+    O["function_arg"] = *E.FunctionArg;
   if (E.DefinedOnly)
     O["defined_only"] = true;
   return O;
@@ -66,6 +68,8 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
     E.HipSince = HipVersion::parse(Since->str());
   if (std::optional<int64_t> Arg = O.getInteger("symbol_arg"))
     E.SymbolArg = unsigned(*Arg);
+  if (std::optional<int64_t> Arg = O.getInteger("function_arg"))
+    E.FunctionArg = unsigned(*Arg);
   E.DefinedOnly = O.getBoolean("defined_only").value_or(false);
   E.SourceFile = Origin;
   E.SourceLine = unsigned(*Line);

@@ -31,6 +31,7 @@ llvm::json::Value wave64ScanName(const FileReport &F) {
   case ParseMode::None:
     return "token";
   case ParseMode::Copy:
+  case ParseMode::Build:
     break;
   }
   return nullptr;

@@ -1,0 +1,228 @@
+// Unit tests of tool/build: the map loader, the makefile and CMake parsers,
+// and translations of single constructs, each input beside its expectation.
+#include "build/BuildFiles.h"
+#include "build/CMakeTranslator.h"
+#include "build/MakefileTranslator.h"
+
+#include <gtest/gtest.h>
+
+using namespace cu2dcu;
+
+namespace {
+
+const BuildFlagMap &shippedMap() {
+  static BuildFlagMap Map = [] {
+    BuildFlagMap M;
+    M.loadDirectory(CU2DCU_BUILD_MAPS);
+    return M;
+  }();
+  return Map;
+}
+
+BuildTranslation make(const std::string &Text, BuildOptions Opts = {}) {
+  return translateMakefile(Text, "Makefile", shippedMap(), Opts);
+}
+
+BuildTranslation cmake(const std::string &Text) {
+  return translateCMake(Text, "CMakeLists.txt", shippedMap(), BuildOptions{});
+}
+
+TEST(BuildFlagMap, ShippedMapsLoadWithoutIssues) {
+  for (const MapLoadIssue &I : shippedMap().issues())
+    ADD_FAILURE() << I.File << ":" << I.Line << ": " << I.Message;
+  ASSERT_NE(shippedMap().findFlag("arch"), nullptr);
+  EXPECT_EQ(shippedMap().library("cublas")->Hip, "hipblas");
+}
+
+TEST(BuildFlagMap, ErrorsCarryFileLineAndColumn) {
+  BuildFlagMap M;
+  EXPECT_FALSE(M.loadText("family: t\n"
+                          "flags:\n"
+                          "- {names: [arch], value: required, action: offload-arch}\n"
+                          "- {names: [G], hip: [], colour: red}\n",
+                          "bad.yaml"));
+  ASSERT_EQ(M.issues().size(), 1u);
+  EXPECT_EQ(M.issues()[0].File, "bad.yaml");
+  EXPECT_EQ(M.issues()[0].Line, 4u);
+  EXPECT_NE(M.issues()[0].Message.find("unknown key 'colour'"), std::string::npos);
+}
+
+TEST(BuildFlagMap, MalformedYamlIsALoadErrorNotAnException) {
+  BuildFlagMap M;
+  EXPECT_FALSE(M.loadText("family: t\nflags: [\n", "broken.yaml"));
+  ASSERT_FALSE(M.issues().empty());
+  EXPECT_EQ(M.issues()[0].File, "broken.yaml");
+  EXPECT_GT(M.issues()[0].Line, 0u);
+}
+
+TEST(BuildFlagMap, UnsupportedFlagsNeedAReason) {
+  BuildFlagMap M;
+  EXPECT_FALSE(M.loadText("family: t\nflags:\n- {names: [ptx], action: unsupported}\n", "r.yaml"));
+  EXPECT_EQ(M.issues().at(0).Line, 3u);
+}
+
+TEST(BuildFiles, Classify) {
+  EXPECT_EQ(classifyBuildFile("a/Makefile"), BuildFileKind::Makefile);
+  EXPECT_EQ(classifyBuildFile("GNUmakefile"), BuildFileKind::Makefile);
+  EXPECT_EQ(classifyBuildFile("rules/cuda.mk"), BuildFileKind::Makefile);
+  EXPECT_EQ(classifyBuildFile("x/CMakeLists.txt"), BuildFileKind::CMake);
+  EXPECT_EQ(classifyBuildFile("cmake/FindFoo.cmake"), BuildFileKind::CMake);
+  EXPECT_EQ(classifyBuildFile("Makefile.am"), std::nullopt);
+  EXPECT_EQ(classifyBuildFile("main.cu"), std::nullopt);
+}
+
+TEST(MakefileParse, Statements) {
+  std::string Text = "# c\n"
+                     "X := a \\\n  b\n"
+                     "ifeq ($(D),1)\n"
+                     "all: x.o ; echo inline\n"
+                     "\t$(CC) -c x.cu\n"
+                     "endif\n"
+                     "t: override Y += 1\n";
+  std::vector<MakeStatement> S = parseMakefile(Text);
+  ASSERT_EQ(S.size(), 7u);
+  EXPECT_EQ(S[0].K, MakeStatement::Comment);
+  EXPECT_EQ(S[1].K, MakeStatement::Assignment);
+  EXPECT_EQ(S[1].Variable, "X");
+  EXPECT_EQ(Text.substr(S[1].CodeBegin, S[1].CodeEnd - S[1].CodeBegin), " a \\\n  b");
+  EXPECT_EQ(S[2].K, MakeStatement::Directive);
+  EXPECT_EQ(S[3].K, MakeStatement::Rule);
+  EXPECT_EQ(Text.substr(S[3].CodeBegin, S[3].CodeEnd - S[3].CodeBegin), " echo inline");
+  EXPECT_EQ(S[4].K, MakeStatement::Recipe);
+  EXPECT_EQ(S[5].K, MakeStatement::Directive);
+  EXPECT_EQ(S[6].K, MakeStatement::Assignment); // target-specific
+  EXPECT_EQ(S[6].Variable, "Y");
+}
+
+TEST(MakefileTranslate, NothingCudaStaysByteIdentical) {
+  std::string Text = "CC = gcc\t# host only\nall: main.o\n\t$(CC) -O2 -G x.c -o x \\\n\t  -lm\n";
+  BuildTranslation T = make(Text);
+  EXPECT_EQ(T.Text, Text);
+  EXPECT_EQ(T.Changes, 0u);
+  EXPECT_TRUE(T.Findings.empty());
+}
+
+TEST(MakefileTranslate, ArchitectureForms) {
+  EXPECT_EQ(make("a:\n\tnvcc -arch sm_60 -c x.cu\n").Text,
+            "a:\n\thipcc --offload-arch=gfx906 -c x.cu\n");
+  EXPECT_EQ(make("a:\n\tnvcc --gpu-architecture=compute_70 -code=sm_70 x.cu\n").Text,
+            "a:\n\thipcc --offload-arch=gfx906 x.cu\n");
+  EXPECT_EQ(make("F = -gencode=arch=compute_80,code=\\\"sm_80,compute_80\\\" -gencode arch=compute_90,code=sm_90\n"
+                 "a:\n\tnvcc $(F) x.cu\n")
+                .Text,
+            "F = --offload-arch=gfx906\na:\n\thipcc $(F) x.cu\n");
+  BuildOptions Two;
+  Two.OffloadArchs = {"gfx906", "gfx926"};
+  EXPECT_EQ(make("a:\n\tnvcc -arch=sm_80 x.cu\n", Two).Text,
+            "a:\n\thipcc --offload-arch=gfx906 --offload-arch=gfx926 x.cu\n");
+}
+
+TEST(MakefileTranslate, HostOptionsLibrariesAndPaths) {
+  BuildTranslation T = make("NVCC = /usr/local/cuda-12.2/bin/nvcc\n"
+                            "LIBS = -L$(CUDA_HOME)/lib64 -lcudart -lcublas -lcudnn\n"
+                            "p: m.o\n\t$(NVCC) -Xcompiler \"-O2 -fopenmp\",-Wall m.o $(LIBS) -I${CUDA_PATH}/include\n");
+  EXPECT_EQ(T.Text, "NVCC = hipcc\n"
+                    "LIBS = -lhipblas -lMIOpen\n"
+                    "p: m.o\n\t$(NVCC) -O2 -fopenmp -Wall m.o $(LIBS)\n");
+}
+
+TEST(MakefileTranslate, OnlyCompilerLinesAndTheirVariables) {
+  // RUN_ARGS is read by the program, not by nvcc: -G and -x stay.
+  std::string Text = "CC = nvcc\nFLAGS = -G -x cu\nRUN_ARGS = -G -x cu\n"
+                     "p:\n\t$(CC) $(FLAGS) p.cpp\nrun: p\n\t./p $(RUN_ARGS)\n";
+  BuildTranslation T = make(Text);
+  EXPECT_EQ(T.Text, "CC = hipcc\nFLAGS = -x hip\nRUN_ARGS = -G -x cu\n"
+                    "p:\n\t$(CC) $(FLAGS) p.cpp\nrun: p\n\t./p $(RUN_ARGS)\n");
+}
+
+TEST(MakefileTranslate, RelocatableDeviceCodeReachesTheLinkLine) {
+  std::string Text = "CC = nvcc\np: a.o b.o\n\t$(CC) $^ -o $@\n%.o: %.cu\n\t$(CC) -dc $< -o $@\n";
+  EXPECT_EQ(make(Text).Text,
+            "CC = hipcc\np: a.o b.o\n\t$(CC) -fgpu-rdc $^ -o $@\n%.o: %.cu\n\t$(CC) -fgpu-rdc -c $< -o $@\n");
+}
+
+TEST(MakefileTranslate, UnsupportedFlagStaysAndIsReportedWhereItIs) {
+  BuildTranslation T = make("a:\n\tnvcc -ptx k.cu\n");
+  EXPECT_EQ(T.Text, "a:\n\thipcc -ptx k.cu\n");
+  ASSERT_EQ(T.Findings.size(), 1u);
+  EXPECT_EQ(T.Findings[0].CheckId, "CU2DCU-BUILD");
+  EXPECT_EQ(T.Findings[0].Line, 2u);
+  EXPECT_EQ(T.Findings[0].Column, 7u); // the tab is column 1
+  EXPECT_EQ(T.Findings[0].Level, Severity::Warning);
+}
+
+TEST(MakefileTranslate, CSourcesCompileAsHip) {
+  // nvcc took a .c file with -std=c++17; clang in C mode rejects the flag.
+  BuildTranslation T = make("CC = nvcc\nF = -std=c++17\n%.o: %.c u.h\n\t$(CC) $(F) -c $< -o $@\n"
+                            "x: x.o\n\t$(CC) x.o -o x\n");
+  EXPECT_EQ(T.Text, "CC = hipcc\nF = -std=c++17\n%.o: %.c u.h\n\t$(CC) $(F) -c -x hip $< -o $@\n"
+                    "x: x.o\n\t$(CC) x.o -o x\n");
+  ASSERT_EQ(T.Findings.size(), 1u);
+  EXPECT_EQ(T.Findings[0].Level, Severity::Note);
+}
+
+TEST(MakefileTranslate, NvccOutsideACommandLineIsReported) {
+  BuildTranslation T = make("V := $(shell nvcc --version)\n");
+  EXPECT_EQ(T.Text, "V := $(shell nvcc --version)\n");
+  ASSERT_EQ(T.Findings.size(), 1u);
+  EXPECT_EQ(T.Findings[0].Column, 14u);
+}
+
+TEST(MakefileTranslate, ContinuationStaysValidWhenItsLastWordGoes) {
+  EXPECT_EQ(make("F = -O3 \\\n    --extended-lambda\nG = 1\na:\n\tnvcc $(F)\n").Text,
+            "F = -O3\nG = 1\na:\n\thipcc $(F)\n");
+}
+
+TEST(CMakeParse, ArgumentsOfEveryKind) {
+  std::string Text = "set(A \"x y\" [[raw ]] \n  b # comment )\n c)\n#[[ block ( ]] foo(d)\n";
+  std::vector<CMakeCommand> C = parseCMake(Text);
+  ASSERT_EQ(C.size(), 2u);
+  ASSERT_EQ(C[0].Args.size(), 5u);
+  EXPECT_EQ(C[0].Args[1].K, CMakeArgument::Quoted);
+  EXPECT_EQ(C[0].Args[1].Value, "x y");
+  EXPECT_EQ(C[0].Args[2].K, CMakeArgument::Bracket);
+  EXPECT_EQ(C[0].Args[2].Value, "raw ");
+  EXPECT_EQ(C[0].Args[4].Value, "c");
+  EXPECT_EQ(C[1].Name, "foo");
+}
+
+TEST(CMakeTranslate, NothingCudaStaysByteIdentical) {
+  std::string Text = "project(p CXX)  # host\nadd_executable(p main.cpp)\n";
+  EXPECT_EQ(cmake(Text).Text, Text);
+}
+
+TEST(CMakeTranslate, SourceLanguageAndGeneratorExpressions) {
+  EXPECT_EQ(cmake("set_source_files_properties(a.c PROPERTIES LANGUAGE CUDA)\n").Text,
+            "set_source_files_properties(a.c PROPERTIES LANGUAGE HIP)\n");
+  EXPECT_EQ(cmake("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3;--use_fast_math>)\n").Text,
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-O3;-ffast-math>)\n");
+}
+
+TEST(CMakeTranslate, KeywordWhoseFlagsAllGoGoesToo) {
+  EXPECT_EQ(cmake("add_hecbench_benchmark(\n    NAME a\n    MODEL cuda\n    COMPILE_OPTIONS --extended-lambda\n"
+                  "    CATEGORIES x\n)\n").Text,
+            "add_hecbench_benchmark(\n    NAME a\n    MODEL hip\n    CATEGORIES x\n)\n");
+}
+
+TEST(CMakeTranslate, TargetsBringTheirPackages) {
+  EXPECT_EQ(cmake("find_package(CUDA REQUIRED)\ntarget_link_libraries(t CUDA::cublas)\n").Text,
+            "find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\n"
+            "target_link_libraries(t roc::hipblas)\n");
+  EXPECT_EQ(cmake("  target_link_libraries(t PRIVATE CUDA::cusparse cudart)\n").Text,
+            "  find_package(hipsparse REQUIRED)\n  target_link_libraries(t PRIVATE roc::hipsparse)\n");
+}
+
+TEST(CMakeTranslate, FindCudaLibrary) {
+  EXPECT_EQ(cmake("cuda_add_library(k STATIC k.cu OPTIONS -Xcompiler -fPIC)\n").Text,
+            "add_library(k STATIC k.cu)\ntarget_compile_options(k PRIVATE -fPIC)\n"
+            "set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n");
+}
+
+TEST(CMakeTranslate, UnmappedCudaNamesAreReported) {
+  BuildTranslation T = cmake("set(X ${CUDA_TOOLKIT_ROOT_DIR}/extras)\n");
+  ASSERT_EQ(T.Findings.size(), 1u);
+  EXPECT_EQ(T.Findings[0].Line, 1u);
+  EXPECT_EQ(T.Findings[0].Column, 9u);
+}
+
+} // namespace

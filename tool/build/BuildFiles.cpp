@@ -1,0 +1,25 @@
+#include "build/BuildFiles.h"
+
+#include "build/CMakeTranslator.h"
+#include "build/MakefileTranslator.h"
+
+namespace cu2dcu {
+
+std::optional<BuildFileKind> classifyBuildFile(llvm::StringRef Path) {
+  llvm::StringRef Name = Path.substr(Path.find_last_of('/') + 1);
+  if (Name == "Makefile" || Name == "makefile" || Name == "GNUmakefile" || Name.ends_with(".mk"))
+    return BuildFileKind::Makefile;
+  if (Name == "CMakeLists.txt" || Name.ends_with(".cmake"))
+    return BuildFileKind::CMake;
+  return std::nullopt;
+}
+
+BuildTranslation translateBuildFile(BuildFileKind Kind, llvm::StringRef Text,
+                                    llvm::StringRef DisplayPath, const BuildFlagMap &Map,
+                                    const BuildOptions &Opts) {
+  if (Kind == BuildFileKind::Makefile)
+    return translateMakefile(Text, DisplayPath, Map, Opts);
+  return translateCMake(Text, DisplayPath, Map, Opts);
+}
+
+} // namespace cu2dcu

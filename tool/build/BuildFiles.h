@@ -1,0 +1,24 @@
+// The public entry point of build-file translation: which files are build
+// files, and their translation. The driver reads the map once
+// (mappings/build/) and calls translateBuildFile for each build file.
+#pragma once
+
+#include "build/BuildFlagMap.h"
+#include "build/BuildTranslation.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace cu2dcu {
+
+/// Makefile, makefile, GNUmakefile, *.mk -> Makefile; CMakeLists.txt,
+/// *.cmake -> CMake; anything else -> none.
+std::optional<BuildFileKind> classifyBuildFile(llvm::StringRef Path);
+
+/// Translates one build file's text. DisplayPath names it in the findings.
+BuildTranslation translateBuildFile(BuildFileKind Kind, llvm::StringRef Text,
+                                    llvm::StringRef DisplayPath, const BuildFlagMap &Map,
+                                    const BuildOptions &Opts);
+
+} // namespace cu2dcu
