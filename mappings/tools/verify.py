@@ -40,7 +40,7 @@ KINDS = {"function", "type", "enumerator", "macro", "header", "namespace", "vari
 STATUSES = {"supported", "unsupported", "removed"}
 ENTRY_KEYS = {"cuda", "hip", "kind", "status", "reason", "hip_since", "cuda_since",
               "cuda_removed", "symbol_arg", "function_arg", "note", "hip_requires", "defined_only",
-              "predefined", "shim"}
+              "predefined", "shim", "hip_in_condition"}
 FILE_KEYS = {"family", "cuda_headers", "hip_headers", "entries"}
 VERSION = re.compile(r"^\d+\.\d+$")
 

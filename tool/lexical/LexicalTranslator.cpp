@@ -117,6 +117,9 @@ private:
   bool standsAsStatement(const TokenList &T, int Begin, int CallClose) const;
   bool isDeclaredHere(const TokenList &T, size_t I) const;
   bool droppedLossyMask(const TokenList &T, size_t I, const std::string &Replacement);
+  /// Whether Offset lies on the first line of an #if or #elif directive (the
+  /// AST mode hands conditions over without their directive).
+  bool inIfCondition(unsigned Offset) const;
   /// Whether T[I] is tested with defined(), #ifdef or #ifndef.
   bool isTestedForDefinition(const TokenList &T, size_t I) const;
   /// Whether T uses Name other than in a test for definition.
@@ -360,6 +363,17 @@ bool Pass::isTestedForDefinition(const TokenList &T, size_t I) const {
   return I >= 2 && T[I - 1].Kind == tok::l_paren && isWord(T, int(I) - 2, "defined");
 }
 
+bool Pass::inIfCondition(unsigned Offset) const {
+  size_t Newline = Text.rfind('\n', Offset);
+  size_t LineStart = Newline == std::string::npos ? 0 : Newline + 1;
+  llvm::StringRef Line = llvm::StringRef(Text).slice(LineStart, Offset).ltrim();
+  if (!Line.consume_front("#"))
+    return false;
+  Line = Line.ltrim();
+  return (Line.consume_front("if") || Line.consume_front("elif")) && !Line.empty() &&
+         (Line.front() == ' ' || Line.front() == '\t' || Line.front() == '(' || Line.front() == '!');
+}
+
 void Pass::name(const TokenList &T, size_t I) {
   // Member names (prop.major) are not APIs.
   if (I > 0 && (T[I - 1].Kind == tok::period || T[I - 1].Kind == tok::arrow))
@@ -382,6 +396,11 @@ void Pass::name(const TokenList &T, size_t I) {
   }
   if (Entry && Entry->Kind == EntryKind::Namespace)
     return;
+  if (Entry && !Entry->HipInCondition.empty() && !isTestedForDefinition(T, I) &&
+      inIfCondition(T[I].Offset)) {
+    Out.Edits.push_back({T[I].Offset, T[I].Length, Entry->HipInCondition, Entry->Family, Name});
+    return;
+  }
   if (Entry) {
     // A declaration of a mapped name is the user's own (a polyfill, a
     // parameter, a lambda), and so are the uses in this range of a plain

@@ -26,7 +26,7 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
 
 const std::set<std::string> KnownEntryKeys = {
     "cuda", "hip", "kind", "status", "reason", "note", "hip_since",
-    "cuda_since", "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "defined_only", "predefined", "shim"};
+    "cuda_since", "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "defined_only", "predefined", "shim", "hip_in_condition"};
 
 } // namespace
 
@@ -267,6 +267,7 @@ private:
     E.CudaRemoved = text(*All, "cuda_removed");
     E.HipRequires = text(*All, "hip_requires");
     E.Shim = text(*All, "shim");
+    E.HipInCondition = text(*All, "hip_in_condition");
     E.SourceFile = Origin;
     E.SourceLine = N.Mark().line + 1;
     E.SourceColumn = N.Mark().column + 1;

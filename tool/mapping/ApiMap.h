@@ -46,6 +46,10 @@ struct ApiEntry {
   /// A shim (mappings/shims/) that stands in where the target HIP has no
   /// equivalent: uses are renamed to it and its code is written into the file.
   std::string Shim;
+  /// Macros: what a use of the value in an #if/#elif condition becomes
+  /// (`#if __CUDACC__` -> `#if defined(__HIPCC__)`: HIP's NVIDIA path
+  /// defines __HIPCC__ empty, so `#if __HIPCC__` would not compile there).
+  std::string HipInCondition;
   std::string SourceFile; // map file and line, for conflict messages
   unsigned SourceLine = 0;
   unsigned SourceColumn = 0;

@@ -30,6 +30,7 @@ json::Object encodeEntry(const ApiEntry &E) {
   Put("cuda_removed", E.CudaRemoved);
   Put("hip_requires", E.HipRequires);
   Put("shim", E.Shim);
+  Put("hip_in_condition", E.HipInCondition);
   if (E.HipSince)
     O["hip_since"] = E.HipSince->str();
   if (E.SymbolArg)
@@ -64,6 +65,7 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
   E.CudaRemoved = text(O, "cuda_removed");
   E.HipRequires = text(O, "hip_requires");
   E.Shim = text(O, "shim");
+  E.HipInCondition = text(O, "hip_in_condition");
   if (std::optional<llvm::StringRef> Since = O.getString("hip_since"))
     E.HipSince = HipVersion::parse(Since->str());
   if (std::optional<int64_t> Arg = O.getInteger("symbol_arg"))

@@ -39,9 +39,15 @@ void PreprocessorTranslator::InclusionDirective(
 }
 
 void PreprocessorTranslator::translateToken(const clang::Token &Tok) {
-  if (const clang::IdentifierInfo *II = Tok.getIdentifierInfo())
-    if (const ApiEntry *Entry = Context.map().lookup(II->getName().str()))
-      Context.translateNameAt(Tok.getLocation(), *Entry);
+  const clang::IdentifierInfo *II = Tok.getIdentifierInfo();
+  const ApiEntry *Entry = II ? Context.map().lookup(II->getName().str()) : nullptr;
+  if (!Entry)
+    return;
+  // Where the use sits (an #if condition or code) decides its form.
+  if (!Entry->HipInCondition.empty())
+    Context.translateLexically(Tok.getLocation());
+  else
+    Context.translateNameAt(Tok.getLocation(), *Entry);
 }
 
 void PreprocessorTranslator::MacroExpands(const clang::Token &MacroNameTok,
