@@ -79,16 +79,23 @@ def check_findings(case, report, failures):
             case, sorted((want_f - got_f).elements()), sorted((got_f - want_f).elements())))
 
 
+def compile_input(case, out):
+    """The output as a .hip.cpp to compile, and the required HIP headers
+    (CASE.requires) that are not installed."""
+    missing = [h for h in entries(case + ".requires")
+               if not any(os.path.exists(os.path.join(d, h)) for d in HEADER_DIRS)]
+    src = os.path.join(os.path.dirname(out), "check.hip.cpp")
+    shutil.copy(out, src)
+    return src, missing
+
+
 def check_hipcc(case, out, hipcc, failures):
     """hipcc -fsyntax-only on the output; returns why it was left out, or None."""
     if missing_hipcc(hipcc, failures):
         return "hipcc not installed (syntax check of the output)"
-    missing = [h for h in entries(case + ".requires")
-               if not any(os.path.exists(os.path.join(d, h)) for d in HEADER_DIRS)]
+    src, missing = compile_input(case, out)
     if missing:
         return "%s not installed (syntax check of the output)" % ", ".join(missing)
-    src = os.path.join(os.path.dirname(out), "check.hip.cpp")
-    shutil.copy(out, src)
     p = subprocess.run([hipcc, "--offload-arch=gfx906", "-fsyntax-only", "-x", "hip", "-w",
                         "-I", os.path.dirname(os.path.abspath(case)), src],
                        capture_output=True, text=True)
@@ -108,12 +115,9 @@ def check_nvcc(case, out, nvcc, compat, failures):
         failures.append("no HIP-on-NVIDIA compat headers in %s "
                         "(scripts/hip-nvidia/make-compat-headers.py)" % compat)
         return None
-    missing = [h for h in entries(case + ".requires")
-               if not any(os.path.exists(os.path.join(d, h)) for d in HEADER_DIRS)]
+    src, missing = compile_input(case, out)
     if missing:
         return "%s not installed (NVIDIA-path check of the output)" % ", ".join(missing)
-    src = os.path.join(os.path.dirname(out), "check.hip.cpp")
-    shutil.copy(out, src)
     # -cuda ends the host side after its front end, -fdevice-syntax-only the
     # device side after its own (testsuite/corpus/run_corpus.py does the same).
     p = subprocess.run([nvcc, "-x", "cu", "-arch=sm_90", "-std=c++17", "-D__HIP_PLATFORM_NVIDIA__",

@@ -3,7 +3,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <dirent.h>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -296,21 +295,13 @@ bool BuildFlagMap::loadFile(const std::string &Path) {
 }
 
 bool BuildFlagMap::loadDirectory(const std::string &Dir) {
-  std::vector<std::string> Files;
-  DIR *D = opendir(Dir.c_str());
-  if (!D) {
+  auto Files = yamlFilesOf(Dir);
+  if (!Files) {
     addIssue(Dir, 0, 0, "cannot open build map directory");
     return false;
   }
-  while (dirent *E = readdir(D)) {
-    std::string Name = E->d_name;
-    if (Name.size() > 5 && Name.compare(Name.size() - 5, 5, ".yaml") == 0)
-      Files.push_back(Dir + "/" + Name);
-  }
-  closedir(D);
-  std::sort(Files.begin(), Files.end());
   bool Ok = true;
-  for (const std::string &F : Files)
+  for (const std::string &F : *Files)
     Ok &= loadFile(F);
   return Ok;
 }

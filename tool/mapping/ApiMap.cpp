@@ -91,9 +91,6 @@ bool ApiMap::loadFile(const std::string &Path) {
   return loadText(*Text, Path);
 }
 
-namespace {
-
-/// The *.yaml files of Dir in name order; nullopt when Dir cannot be read.
 std::optional<std::vector<std::string>> yamlFilesOf(const std::string &Dir) {
   DIR *D = opendir(Dir.c_str());
   if (!D)
@@ -108,8 +105,6 @@ std::optional<std::vector<std::string>> yamlFilesOf(const std::string &Dir) {
   std::sort(Files.begin(), Files.end());
   return Files;
 }
-
-} // namespace
 
 bool ApiMap::loadDirectory(const std::string &Dir) {
   auto Files = yamlFilesOf(Dir);

@@ -127,6 +127,10 @@ private:
   unsigned NamespaceCount = 0;
 };
 
+/// The *.yaml files of Dir in name order (Dir/NAME, so paths stay as the
+/// user wrote them); nullopt when Dir cannot be read.
+std::optional<std::vector<std::string>> yamlFilesOf(const std::string &Dir);
+
 const char *kindName(EntryKind K);
 const char *statusName(EntryStatus S);
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <dirent.h>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -43,16 +42,8 @@ std::optional<HipTarget> resolveHipTarget(const std::string &Text, const std::st
   }
   if (auto V = HipVersion::parse(Text))
     return HipTarget{*V, "--hip-version " + Text};
-  std::vector<std::string> Files;
-  if (DIR *D = opendir(ProfilesDir.c_str())) {
-    while (dirent *E = readdir(D)) {
-      std::string Name = E->d_name;
-      if (Name.size() > 5 && Name.compare(Name.size() - 5, 5, ".yaml") == 0)
-        Files.push_back(ProfilesDir + "/" + Name);
-    }
-    closedir(D);
-  }
-  std::sort(Files.begin(), Files.end());
+  std::vector<std::string> Files =
+      yamlFilesOf(ProfilesDir).value_or(std::vector<std::string>());
   std::vector<std::string> Known;
   for (const std::string &File : Files) {
     try {
