@@ -125,6 +125,31 @@ llvm::Error walkDirectory(const std::string &Dir, const std::string &Exclude, bo
   return llvm::Error::success();
 }
 
+/// Paths in a database command are relative to its directory: the path
+/// options, joined (-Iinclude) or separate (-I include), are made absolute.
+void resolvePathFlags(std::vector<std::string> &Flags, const std::string &Directory) {
+  static const char *const PathFlags[] = {"-I", "-isystem", "-iquote", "-include"};
+  auto Absolute = [&](llvm::StringRef Path) {
+    if (path::is_absolute(Path))
+      return Path.str();
+    llvm::SmallString<256> Joined(Directory);
+    path::append(Joined, Path);
+    return Joined.str().str();
+  };
+  for (size_t I = 0; I < Flags.size(); ++I)
+    for (llvm::StringRef Flag : PathFlags) {
+      if (Flags[I] == Flag && I + 1 < Flags.size()) {
+        Flags[I + 1] = Absolute(Flags[I + 1]);
+        ++I;
+        break;
+      }
+      if (llvm::StringRef(Flags[I]).starts_with(Flag) && Flags[I].size() > Flag.size()) {
+        Flags[I] = Flag.str() + Absolute(llvm::StringRef(Flags[I]).drop_front(Flag.size()));
+        break;
+      }
+    }
+}
+
 /// An input as given: a directory (canonical) or a file (canonical directory
 /// and the name as given, so a symlinked file keeps its own name).
 llvm::Expected<std::string> resolveInput(const std::string &Input) {
@@ -251,10 +276,7 @@ llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
       auto Commands = Database->getCompileCommands(Source);
       if (!Commands.empty()) {
         auto Flags = keepPortableFlags(Commands.front().CommandLine);
-        // Relative -I paths are relative to the command's directory.
-        for (std::string &Flag : Flags)
-          if (Flag.rfind("-I", 0) == 0 && Flag.size() > 2 && Flag[2] != '/')
-            Flag = "-I" + Commands.front().Directory + "/" + Flag.substr(2);
+        resolvePathFlags(Flags, Commands.front().Directory);
         F.CompileFlags.insert(F.CompileFlags.begin(), Flags.begin(), Flags.end());
       }
     }

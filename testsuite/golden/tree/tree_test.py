@@ -85,6 +85,33 @@ def check_compile_database(tool, src, tmp):
           "-p: the USE_DOUBLE kernel was not fixed: -DUSE_DOUBLE did not reach the parser")
 
 
+def check_relative_include(tool, tmp):
+    """-p resolves a database's relative path options, separate (-I include)
+    and joined (-Iinclude), against the command's directory: the unit that
+    includes "kernel.cuh" from include/ parses with the AST."""
+    proj, build = os.path.join(tmp, "proj"), os.path.join(tmp, "build-rel")
+    for d in (os.path.join(proj, "include"), os.path.join(proj, "src"), build):
+        os.makedirs(d)
+    with open(os.path.join(proj, "include", "kernel.cuh"), "w") as f:
+        f.write("#pragma once\n#include <cuda_runtime.h>\n__global__ void k(float *p);\n")
+    for name, flag in (("separate.cu", "-I include"), ("joined.cu", "-Iinclude")):
+        with open(os.path.join(proj, "src", name), "w") as f:
+            f.write('#include "kernel.cuh"\nvoid run(float *p) { k<<<1, 64>>>(p); cudaDeviceSynchronize(); }\n')
+    with open(os.path.join(build, "compile_commands.json"), "w") as f:
+        json.dump([{"directory": proj, "file": "src/" + name,
+                    "command": "nvcc %s -c src/%s" % (flag, name)}
+                   for name, flag in (("separate.cu", "-I include"), ("joined.cu", "-Iinclude"))], f)
+    report = os.path.join(tmp, "rel.json")
+    p = run([tool, "-p", build, "-o", os.path.join(tmp, "out-rel"), "--json", report])
+    if not check(p.returncode == 0 and os.path.exists(report), "-p (relative -I) failed: " + p.stderr):
+        return
+    with open(report) as f:
+        modes = {os.path.basename(f["path"]): f["parseMode"] for f in json.load(f)["files"]}
+    for name in ("separate.cu", "joined.cu"):
+        check(modes.get(name) == "ast", "-p: %s parse mode %r with a relative -I, want 'ast'"
+              % (name, modes.get(name)))
+
+
 def check_input_errors(tool, src, tmp):
     """Input errors: exit 2, nothing written."""
     p = run([tool, src, "-o", os.path.join(src, "out")])
@@ -127,6 +154,7 @@ def main():
         shutil.copytree(a.src, src)
         check_jobs(a.tool, src, tmp, check_tree(a.tool, src, tmp))
         check_compile_database(a.tool, src, tmp)
+        check_relative_include(a.tool, tmp)
         check_input_errors(a.tool, src, tmp)
         check_options(a.tool, src)
     for f in failures:
