@@ -137,7 +137,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=os.path.join(REPO, "..", "shared", "corpus", "hecbench"))
     ap.add_argument("--tool", default=os.path.join(REPO, "build", "tool", "main", "cu2dcu"))
-    ap.add_argument("--buildfiles", default=os.path.join(REPO, "build", "tool", "build", "cu2dcu-buildfiles"))
+    ap.add_argument("--buildfiles", default=os.path.join(REPO, "build", "tool", "buildfiles", "cu2dcu-buildfiles"))
     ap.add_argument("--maps", default="", help="build maps folder (default: the tool's)")
     ap.add_argument("--out", default=os.path.join(REPO, "testsuite", "results", "corpus", "build-dev.json"))
     ap.add_argument("--stride", type=int, default=1, help="take every STRIDE-th benchmark (sorted by name)")

@@ -7,7 +7,7 @@
 #include "core/Options.h"
 #include "core/TranslationResult.h"
 #include "discover/InputDiscovery.h"
-#include "build/BuildFiles.h"
+#include "buildfiles/BuildFiles.h"
 #include "driver/TimeReport.h"
 #include "mapping/ApiMap.h"
 #include "parse/CudaToolchain.h"

@@ -258,10 +258,10 @@ int run(int Argc, const char **Argv) {
   printMapIssues(Map.issues());
   if (Map.hasErrors())
     return usageError("the API maps have errors; nothing was translated");
-  // Maps without a build/ folder (a user's own set) copy build files as they are.
+  // Maps without a buildfiles/ folder (a user's own set) copy build files as they are.
   BuildFlagMap BuildRules;
   llvm::SmallString<256> BuildMaps(MappingsDir.getValue());
-  llvm::sys::path::append(BuildMaps, "build");
+  llvm::sys::path::append(BuildMaps, "buildfiles");
   const bool TranslateBuildFiles = !CopyBuildFiles && llvm::sys::fs::is_directory(BuildMaps);
   if (TranslateBuildFiles) {
     BuildRules.loadDirectory(std::string(BuildMaps));

@@ -8,7 +8,7 @@ a CMakeLists.txt, as people write them). --step translate checks the report
 (both build files translated, parse mode "build", no error) and compares
 the build files with Makefile.expected and CMakeLists.txt.expected;
 --step make runs `make -C OUT` with hipcc for gfx906, --step cmake configures
-and builds OUT with CMake's HIP language (tool/build/cmake's toolchain file
+and builds OUT with CMake's HIP language (tool/buildfiles/cmake's toolchain file
 for Debian's packaging); both must link the program. Exit 0 pass, 1 fail,
 77 skipped: a missing hipcc, make or cmake skips a build step on a
 developer's machine and fails it under CI (testsuite/lib/verdict.py).
@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "testsuite", "lib"))
 from verdict import finish, in_ci  # noqa: E402
 
 BUILD_FILES = ("Makefile", "CMakeLists.txt")
-TOOLCHAIN = os.path.join(ROOT, "tool", "build", "cmake", "hip-debian-toolchain.cmake")
+TOOLCHAIN = os.path.join(ROOT, "tool", "buildfiles", "cmake", "hip-debian-toolchain.cmake")
 # Debian's hipcc 5.2 links -fgpu-rdc device code with LLVM 14's lld unless told.
 LLVM15_BIN = "/usr/lib/llvm-15/bin"
 

@@ -2,7 +2,7 @@
 //   cu2dcu-buildfiles [--maps DIR] [--offload-arch GFX]... [--findings FILE] IN OUT
 // The findings go to stderr (and, with --findings, to FILE as
 // "LINE:COL SEVERITY CHECK-ID MESSAGE" lines). Exit 0 done, 2 usage or input error.
-#include "build/BuildFiles.h"
+#include "buildfiles/BuildFiles.h"
 
 #include <fstream>
 #include <iostream>

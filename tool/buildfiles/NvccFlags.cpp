@@ -1,4 +1,4 @@
-#include "build/NvccFlags.h"
+#include "buildfiles/NvccFlags.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -1,5 +1,5 @@
 // The build-file rules (nvcc flags, CUDA libraries, toolkit paths, CMake
-// names) loaded from mappings/build/*.yaml. Read-only once loaded; the
+// names) loaded from mappings/buildfiles/*.yaml. Read-only once loaded; the
 // translators never hold a rule of their own.
 #pragma once
 
@@ -58,7 +58,7 @@ class BuildFlagMap {
 public:
   /// Loads one YAML file; errors carry file:line:column.
   bool loadFile(const std::string &Path);
-  /// Loads every *.yaml of a directory (mappings/build), in name order.
+  /// Loads every *.yaml of a directory (mappings/buildfiles), in name order.
   bool loadDirectory(const std::string &Dir);
   bool loadText(const std::string &Text, const std::string &Origin);
 

@@ -1,7 +1,7 @@
-#include "build/MakefileTranslator.h"
+#include "buildfiles/MakefileTranslator.h"
 
-#include "build/NvccFlags.h"
-#include "build/TextEdits.h"
+#include "buildfiles/NvccFlags.h"
+#include "buildfiles/TextEdits.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden test for one build-file case: translate it, compare, build it.
 
-  build_golden.py --tool build/tool/build/cu2dcu-buildfiles --case DIR --step translate|build
+  build_golden.py --tool build/tool/buildfiles/cu2dcu-buildfiles --case DIR --step translate|build
 
 DIR holds one build file (Makefile or CMakeLists.txt) and its sources
 (already HIP: the case tests the build file), and beside the build file:
@@ -105,7 +105,7 @@ def main():
     ap.add_argument("--case", required=True)
     ap.add_argument("--step", choices=("translate", "build"), required=True)
     ap.add_argument("--toolchain", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tool", "build", "cmake",
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tool", "buildfiles", "cmake",
         "hip-debian-toolchain.cmake"))
     args = ap.parse_args()
     name = build_file(args.case)

@@ -3,8 +3,8 @@
 // which runs of words become which HIP words, and the caller edits its text.
 #pragma once
 
-#include "build/BuildFlagMap.h"
-#include "build/BuildTranslation.h"
+#include "buildfiles/BuildFlagMap.h"
+#include "buildfiles/BuildTranslation.h"
 
 #include "llvm/ADT/StringRef.h"
 

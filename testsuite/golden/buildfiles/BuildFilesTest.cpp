@@ -1,8 +1,8 @@
 // Unit tests of tool/build: the map loader, the makefile and CMake parsers,
 // and translations of single constructs, each input beside its expectation.
-#include "build/BuildFiles.h"
-#include "build/CMakeTranslator.h"
-#include "build/MakefileTranslator.h"
+#include "buildfiles/BuildFiles.h"
+#include "buildfiles/CMakeTranslator.h"
+#include "buildfiles/MakefileTranslator.h"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 // commands and arguments; edits touch arguments, never comments or layout.
 #pragma once
 
-#include "build/BuildFlagMap.h"
-#include "build/BuildTranslation.h"
+#include "buildfiles/BuildFlagMap.h"
+#include "buildfiles/BuildTranslation.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -1,7 +1,7 @@
-#include "build/CMakeTranslator.h"
+#include "buildfiles/CMakeTranslator.h"
 
-#include "build/NvccFlags.h"
-#include "build/TextEdits.h"
+#include "buildfiles/NvccFlags.h"
+#include "buildfiles/TextEdits.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -1,6 +1,6 @@
-#include "build/TextEdits.h"
+#include "buildfiles/TextEdits.h"
 
-#include "build/BuildTranslation.h"
+#include "buildfiles/BuildTranslation.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
-#include "build/BuildFiles.h"
+#include "buildfiles/BuildFiles.h"
 
-#include "build/CMakeTranslator.h"
-#include "build/MakefileTranslator.h"
+#include "buildfiles/CMakeTranslator.h"
+#include "buildfiles/MakefileTranslator.h"
 
 namespace cu2dcu {
 

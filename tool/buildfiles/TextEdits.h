@@ -2,7 +2,7 @@
 // and leave every other byte (formatting, comments) as the user wrote it.
 #pragma once
 
-#include "build/NvccFlags.h"
+#include "buildfiles/NvccFlags.h"
 #include "core/Diagnostic.h"
 
 #include "llvm/ADT/StringRef.h"

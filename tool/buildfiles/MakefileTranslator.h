@@ -4,8 +4,8 @@
 // lines and of the variables those lines read are changed.
 #pragma once
 
-#include "build/BuildFlagMap.h"
-#include "build/BuildTranslation.h"
+#include "buildfiles/BuildFlagMap.h"
+#include "buildfiles/BuildTranslation.h"
 
 #include "llvm/ADT/StringRef.h"
 

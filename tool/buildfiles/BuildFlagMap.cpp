@@ -1,4 +1,4 @@
-#include "build/BuildFlagMap.h"
+#include "buildfiles/BuildFlagMap.h"
 
 #include <yaml-cpp/yaml.h>
 

@@ -1,10 +1,10 @@
 // The public entry point of build-file translation: which files are build
 // files, and their translation. The driver reads the map once
-// (mappings/build/) and calls translateBuildFile for each build file.
+// (mappings/buildfiles/) and calls translateBuildFile for each build file.
 #pragma once
 
-#include "build/BuildFlagMap.h"
-#include "build/BuildTranslation.h"
+#include "buildfiles/BuildFlagMap.h"
+#include "buildfiles/BuildTranslation.h"
 
 #include "llvm/ADT/StringRef.h"
 
