@@ -21,10 +21,10 @@ error or missing tool; 77 corpus absent.
 """
 import argparse, concurrent.futures, json, os, re, shutil, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from hipbuild import build_env  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# Debian's hipcc 5.2 runs /usr/bin/clang++-15, whose -fgpu-rdc device link then
-# takes /usr/bin/lld (LLVM 14): -B points it at LLVM 15's lld, for both builds.
-LLVM15_BIN = "/usr/lib/llvm-15/bin"
 NOISE = re.compile(r"rocm_agent_enumerator|/sys/class/kfd|Traceback|^\s+File \"|^\s+\^|"
                    r"target_list|^\s*main\(\)|readFromKFD|FileNotFoundError|os\.listdir")
 
@@ -56,9 +56,7 @@ def failure_class(error):
 
 
 def make(folder, timeout, env=None):
-    env = dict(env or os.environ)
-    if os.path.isdir(LLVM15_BIN):
-        env["HIPCC_LINK_FLAGS_APPEND"] = "-B" + LLVM15_BIN
+    env = build_env(env)
     try:
         p = subprocess.run(["make", "-C", folder], capture_output=True, text=True,
                            timeout=timeout, env=env, errors="replace")

@@ -3,9 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace cu2dcu {
 
@@ -284,14 +282,12 @@ bool BuildFlagMap::hasErrors() const {
 }
 
 bool BuildFlagMap::loadFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In) {
+  std::optional<std::string> Text = readMapFile(Path);
+  if (!Text) {
     addIssue(Path, 0, 0, "cannot read build map file");
     return false;
   }
-  std::stringstream Buffer;
-  Buffer << In.rdbuf();
-  return loadText(Buffer.str(), Path);
+  return loadText(*Text, Path);
 }
 
 bool BuildFlagMap::loadDirectory(const std::string &Dir) {

@@ -1,11 +1,13 @@
 #include "mapping/ApiMap.h"
 #include "mapping/MapCache.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <dirent.h>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -69,21 +71,15 @@ bool ApiMap::hasErrors() const {
   return std::any_of(Issues.begin(), Issues.end(), [](const MapLoadIssue &I) { return I.IsError; });
 }
 
-namespace {
-
-std::optional<std::string> readWholeFile(const std::string &Path) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
+std::optional<std::string> readMapFile(const std::string &Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buffer)
     return std::nullopt;
-  std::stringstream Buffer;
-  Buffer << In.rdbuf();
-  return Buffer.str();
+  return (*Buffer)->getBuffer().str();
 }
 
-} // namespace
-
 bool ApiMap::loadFile(const std::string &Path) {
-  std::optional<std::string> Text = readWholeFile(Path);
+  std::optional<std::string> Text = readMapFile(Path);
   if (!Text) {
     addIssue(Path, 0, 0, "cannot read map file");
     return false;
@@ -92,16 +88,13 @@ bool ApiMap::loadFile(const std::string &Path) {
 }
 
 std::optional<std::vector<std::string>> yamlFilesOf(const std::string &Dir) {
-  DIR *D = opendir(Dir.c_str());
-  if (!D)
-    return std::nullopt;
+  std::error_code EC;
   std::vector<std::string> Files;
-  while (dirent *E = readdir(D)) {
-    std::string Name = E->d_name;
-    if (Name.size() > 5 && Name.compare(Name.size() - 5, 5, ".yaml") == 0)
-      Files.push_back(Dir + "/" + Name);
-  }
-  closedir(D);
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+    if (llvm::sys::path::extension(It->path()) == ".yaml")
+      Files.push_back(It->path());
+  if (EC)
+    return std::nullopt;
   std::sort(Files.begin(), Files.end());
   return Files;
 }
@@ -113,7 +106,9 @@ bool ApiMap::loadDirectory(const std::string &Dir) {
     return false;
   }
   bool Ok = true;
-  for (const std::string &F : yamlFilesOf(Dir + "/shims").value_or(std::vector<std::string>()))
+  llvm::SmallString<256> ShimDir(Dir);
+  llvm::sys::path::append(ShimDir, "shims");
+  for (const std::string &F : yamlFilesOf(std::string(ShimDir)).value_or(std::vector<std::string>()))
     Ok &= loadShimFile(F);
   for (const std::string &F : *Files)
     Ok &= loadFile(F);
@@ -121,7 +116,7 @@ bool ApiMap::loadDirectory(const std::string &Dir) {
 }
 
 bool ApiMap::loadShimFile(const std::string &Path) {
-  std::optional<std::string> Text = readWholeFile(Path);
+  std::optional<std::string> Text = readMapFile(Path);
   if (!Text) {
     addIssue(Path, 0, 0, "cannot read shim file");
     return false;

@@ -131,6 +131,9 @@ private:
 /// user wrote them); nullopt when Dir cannot be read.
 std::optional<std::vector<std::string>> yamlFilesOf(const std::string &Dir);
 
+/// A map file's bytes; nullopt when it cannot be read.
+std::optional<std::string> readMapFile(const std::string &Path);
+
 const char *kindName(EntryKind K);
 const char *statusName(EntryStatus S);
 

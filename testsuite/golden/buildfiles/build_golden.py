@@ -21,12 +21,10 @@ build step on a developer's machine and fails it under CI
 import argparse, difflib, os, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
-from verdict import finish, in_ci  # noqa: E402
+from verdict import finish  # noqa: E402
+from hipbuild import TOOLCHAIN, build_env, missing_tools, run  # noqa: E402
 
 BUILD_FILES = ("Makefile", "CMakeLists.txt")
-# Debian's hipcc 5.2 runs /usr/bin/clang++-15, which then takes /usr/bin/lld
-# (LLVM 14) for a -fgpu-rdc device link; -B points it at LLVM 15's own lld.
-LLVM15_BIN = "/usr/lib/llvm-15/bin"
 
 
 def read(path):
@@ -65,37 +63,24 @@ def step_translate(args, name, tmp, failures):
         failures.append("findings differ:\n  expected: %s\n  got:      %s" % (want, findings))
 
 
-def run(cmd, cwd, env, failures):
-    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, errors="replace")
-    if p.returncode != 0:
-        tail = "\n".join(l for l in (p.stdout + p.stderr).splitlines()
-                         if "rocm_agent" not in l and "kfd" not in l)[-3000:]
-        failures.append("%s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, tail))
-    return p.returncode == 0
-
-
 def step_build(args, name, tmp, failures):
-    tools = ["hipcc", "make"] + (["cmake"] if name == "CMakeLists.txt" else [])
-    missing = [t for t in tools if not shutil.which(t)]
-    if missing:
-        if in_ci():
-            failures.append("not installed: " + " ".join(missing))
-        return "build step (no %s)" % " ".join(missing)
+    skipped = missing_tools(["hipcc", "make"] + (["cmake"] if name == "CMakeLists.txt" else []),
+                            failures)
+    if skipped:
+        return skipped
     text, _ = translate(args.tool, args.case, name, tmp)
     src = os.path.join(tmp, "src")
     shutil.copytree(args.case, src, ignore=shutil.ignore_patterns("*.expected", "*.findings"))
     with open(os.path.join(src, name), "w", encoding="utf-8", newline="") as f:
         f.write(text)
-    env = dict(os.environ)
-    if os.path.isdir(LLVM15_BIN):
-        env["HIPCC_LINK_FLAGS_APPEND"] = "-B" + LLVM15_BIN
+    env = build_env()
     if name == "Makefile":
-        run(["make", "-C", src], src, env, failures)
+        run(["make", "-C", src], env, failures)
     else:
         bld = os.path.join(tmp, "bld")
         if run(["cmake", "-S", src, "-B", bld, "-DCMAKE_TOOLCHAIN_FILE=" + args.toolchain],
-               tmp, env, failures):
-            run(["cmake", "--build", bld], tmp, env, failures)
+               env, failures):
+            run(["cmake", "--build", bld], env, failures)
     return None
 
 
@@ -104,9 +89,7 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--case", required=True)
     ap.add_argument("--step", choices=("translate", "build"), required=True)
-    ap.add_argument("--toolchain", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tool", "buildfiles", "cmake",
-        "hip-debian-toolchain.cmake"))
+    ap.add_argument("--toolchain", default=TOOLCHAIN)
     args = ap.parse_args()
     name = build_file(args.case)
     failures, skipped = [], None

@@ -13,17 +13,15 @@ for Debian's packaging); both must link the program. Exit 0 pass, 1 fail,
 77 skipped: a missing hipcc, make or cmake skips a build step on a
 developer's machine and fails it under CI (testsuite/lib/verdict.py).
 """
-import argparse, difflib, json, os, shutil, subprocess, sys, tempfile
+import argparse, difflib, json, os, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "testsuite", "lib"))
-from verdict import finish, in_ci  # noqa: E402
+from verdict import finish  # noqa: E402
+from hipbuild import TOOLCHAIN, build_env, missing_tools, run  # noqa: E402
 
 BUILD_FILES = ("Makefile", "CMakeLists.txt")
-TOOLCHAIN = os.path.join(ROOT, "tool", "buildfiles", "cmake", "hip-debian-toolchain.cmake")
-# Debian's hipcc 5.2 links -fgpu-rdc device code with LLVM 14's lld unless told.
-LLVM15_BIN = "/usr/lib/llvm-15/bin"
 
 
 def read(path):
@@ -51,24 +49,11 @@ def check_translation(out, report, failures):
                 difflib.unified_diff(want.splitlines(True), got.splitlines(True)))))
 
 
-def run(cmd, env, failures):
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True, errors="replace")
-    if p.returncode != 0:
-        failures.append("%s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode,
-                                                      (p.stdout + p.stderr)[-3000:]))
-    return p.returncode == 0
-
-
 def build(step, out, tmp, failures):
-    tools = ["hipcc", "make"] + (["cmake"] if step == "cmake" else [])
-    missing = [t for t in tools if not shutil.which(t)]
-    if missing:
-        if in_ci():
-            failures.append("not installed: " + " ".join(missing))
-        return "%s step (no %s)" % (step, " ".join(missing))
-    env = dict(os.environ)
-    if os.path.isdir(LLVM15_BIN):
-        env["HIPCC_LINK_FLAGS_APPEND"] = "-B" + LLVM15_BIN
+    skipped = missing_tools(["hipcc", "make"] + (["cmake"] if step == "cmake" else []), failures)
+    if skipped:
+        return skipped
+    env = build_env()
     if step == "make":
         if run(["make", "-C", out], env, failures) and not os.path.isfile(os.path.join(out, "saxpy")):
             failures.append("make did not link saxpy")
