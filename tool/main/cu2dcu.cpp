@@ -174,6 +174,8 @@ llvm::json::Object reportOptions(const std::vector<std::string> &CompilerArgs,
       {"hipVersionSource", Target.How},
       {"mode", ModeName},
       {"keepLaunchSyntax", KeepLaunchSyntax.getValue()},
+      {"offloadArchs", Strings(OffloadArchs.empty() ? BuildOptions().OffloadArchs : OffloadArchs)},
+      {"copyBuildFiles", CopyBuildFiles.getValue()},
       {"dryRun", DryRun.getValue()},
       {"jobs", Jobs.getValue()},
       {"failOn", failThresholdName(FailOn)},
@@ -183,7 +185,6 @@ llvm::json::Object reportOptions(const std::vector<std::string> &CompilerArgs,
       {"compilerArgs", Strings(CompilerArgs)}};
 }
 
-/// --restore: puts the --in-place backups under the inputs back.
 void printMapIssues(const std::vector<MapLoadIssue> &Issues) {
   for (const MapLoadIssue &Issue : Issues)
     if (Issue.IsError || !Quiet)
@@ -191,6 +192,22 @@ void printMapIssues(const std::vector<MapLoadIssue> &Issues) {
                    << (Issue.IsError ? "error: " : "note: ") << Issue.Message << "\n";
 }
 
+/// The build-file rules of the mappings folder's buildfiles/, or null where
+/// build files are copied as they are (--copy-build-files, or a user's own
+/// maps without that folder); false when the rules have errors.
+bool loadBuildRules(BuildFlagMap &Rules, const BuildFlagMap *&Use) {
+  llvm::SmallString<256> Dir(MappingsDir.getValue());
+  llvm::sys::path::append(Dir, "buildfiles");
+  Use = nullptr;
+  if (CopyBuildFiles || !llvm::sys::fs::is_directory(Dir))
+    return true;
+  Rules.loadDirectory(std::string(Dir));
+  printMapIssues(Rules.issues());
+  Use = &Rules;
+  return !Rules.hasErrors();
+}
+
+/// --restore: puts the --in-place backups under the inputs back.
 int restoreCommand() {
   if (Inputs.empty())
     return usageError("--restore needs the files or directories translated with --in-place");
@@ -258,17 +275,10 @@ int run(int Argc, const char **Argv) {
   printMapIssues(Map.issues());
   if (Map.hasErrors())
     return usageError("the API maps have errors; nothing was translated");
-  // Maps without a buildfiles/ folder (a user's own set) copy build files as they are.
   BuildFlagMap BuildRules;
-  llvm::SmallString<256> BuildMaps(MappingsDir.getValue());
-  llvm::sys::path::append(BuildMaps, "buildfiles");
-  const bool TranslateBuildFiles = !CopyBuildFiles && llvm::sys::fs::is_directory(BuildMaps);
-  if (TranslateBuildFiles) {
-    BuildRules.loadDirectory(std::string(BuildMaps));
-    printMapIssues(BuildRules.issues());
-    if (BuildRules.hasErrors())
-      return usageError("the build-file maps have errors; nothing was translated");
-  }
+  const BuildFlagMap *UsedBuildRules = nullptr;
+  if (!loadBuildRules(BuildRules, UsedBuildRules))
+    return usageError("the build-file maps have errors; nothing was translated");
   const StageTime MapsTime = MapsClock.stop();
 
   std::optional<Baseline> Known;
@@ -309,8 +319,7 @@ int run(int Argc, const char **Argv) {
   Settings.ParseTimeoutSeconds = ParseTimeout;
   Settings.SharePch = !NoPch;
   Settings.Toolchain = CudaToolchain::locate(CudaPath);
-  if (TranslateBuildFiles)
-    Settings.BuildRules = &BuildRules;
+  Settings.BuildRules = UsedBuildRules;
   if (!OffloadArchs.empty())
     Settings.Build.OffloadArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
   if (Mode == ModeChoice::Ast && !Settings.Toolchain.found())
