@@ -305,18 +305,13 @@ private:
   /// mask (on HIP's NVIDIA path it is CUDA's own, mask and all).
   void reportShimmedSyncWarp(const WarpCall &Call, const MaskInfo &Mask) {
     const ApiEntry *Entry = Context.map().lookup(Call.Name);
-    const HipVersion &Target = Context.options().TargetHip;
-    if (!Entry || Entry->Shim.empty() || !Entry->HipSince || !(Target < *Entry->HipSince) ||
-        Mask.isFull())
+    const TranslationOptions &Options = Context.options();
+    if (!Entry || !Entry->usesShim(Options.TargetHip) || Mask.isFull())
       return;
     // --strict-masks makes it an error (the call still builds on both platforms).
     reportWave64(Context, Call.NameLoc, WarpSyncCheckId,
-                 Context.options().StrictMasks ? Severity::Error : Severity::Warning,
-                 "'__syncwarp' with lane mask " + Mask.describe() + ": on AMD, HIP " +
-                     Target.str() + " has no __syncwarp and its shim '" + Entry->Shim +
-                     "' (a wavefront fence and barrier) synchronizes every active lane of "
-                     "the 64-lane wavefront; the mask is kept only on HIP's NVIDIA path. "
-                     "Check that every lane reaching this call is in the mask");
+                 Options.StrictMasks ? Severity::Error : Severity::Warning,
+                 shimmedSyncWarpMessage(Mask.describe(), Options.TargetHip, Entry->Shim));
   }
 
   void handle(const WarpCallDecision &D) {

@@ -22,8 +22,7 @@ void addFinding(FileFindings &Out, const std::string &Text, const std::string &P
 void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
                   const std::string &Text, const std::string &Path,
                   const TranslationOptions &Options, FileFindings &Out) {
-  if (!Entry.Shim.empty() &&
-      (!Entry.isSupported() || (Entry.HipSince && Options.TargetHip < *Entry.HipSince))) {
+  if (Entry.usesShim(Options.TargetHip)) {
     addFinding(Out, Text, Path, Offset, check_ids::Shim, Severity::Note,
                "'" + Entry.Cuda + "' has no equivalent in HIP " + Options.TargetHip.str() +
                    (Entry.HipSince ? " ('" + Entry.Hip + "' is in HIP " + Entry.HipSince->str() + ")"
@@ -145,6 +144,15 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
   unsigned Insert = Includes.empty() ? textStart(Text) : Includes.front().Begin;
   return Edit{Insert, 0, "#include <" + Hip + ">" + lineEnding(Text), "include",
               "cuda_runtime.h"};
+}
+
+std::string shimmedSyncWarpMessage(const std::string &MaskDescription, const HipVersion &Target,
+                                   const std::string &Shim) {
+  return "'__syncwarp' with lane mask " + MaskDescription + ": on AMD, HIP " + Target.str() +
+         " has no __syncwarp and its shim '" + Shim +
+         "' (a wavefront fence and barrier) synchronizes every active lane of the 64-lane "
+         "wavefront; the mask is kept only on HIP's NVIDIA path. Check that every lane "
+         "reaching this call is in the mask";
 }
 
 std::vector<ByteRange> shimBlocks(const std::string &Text) {

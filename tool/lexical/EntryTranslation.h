@@ -53,6 +53,11 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
                                            const std::string &Text,
                                            const std::vector<Edit> &Edits);
 
+/// The W64-WARP-SYNC message for a __syncwarp whose mask (MaskDescription)
+/// may not cover the warp, where it becomes its shim Shim; both modes use it.
+std::string shimmedSyncWarpMessage(const std::string &MaskDescription, const HipVersion &Target,
+                                   const std::string &Shim);
+
 /// The edit category of a use renamed to a shim; the edit's text is the shim.
 inline constexpr const char *ShimCategory = "shim";
 

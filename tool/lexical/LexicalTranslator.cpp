@@ -560,15 +560,15 @@ bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
     // Renamed by the map (to its shim where the target has none); only the
     // mask is this pass's business, as in the AST mode.
     const ApiEntry *Entry = Map.lookup(Name);
-    if (Entry && !Entry->Shim.empty() && Entry->HipSince && Options.TargetHip < *Entry->HipSince &&
-        Args.size() == 1 && maskLiteral(T, Args[0].first, Args[0].second) == MaskLiteral::Other)
+    if (Entry && Entry->usesShim(Options.TargetHip) && Args.size() == 1 &&
+        maskLiteral(T, Args[0].first, Args[0].second) == MaskLiteral::Other)
       addFinding(Out, Text, Path, T[I].Offset, "W64-WARP-SYNC",
                  Options.StrictMasks ? Severity::Error : Severity::Warning,
-                 "'__syncwarp' with a lane mask that may not cover the warp: on AMD, HIP " +
-                     Options.TargetHip.str() + " has no __syncwarp and its shim '" +
-                     Entry->Shim + "' (a wavefront fence and barrier) synchronizes every "
-                     "active lane of the 64-lane wavefront; the mask is kept only on HIP's "
-                     "NVIDIA path. Check that every lane reaching this call is in the mask");
+                 shimmedSyncWarpMessage("'" + Text.substr(T[Args[0].first].Offset,
+                                                          T[Args[0].second].Offset +
+                                                              T[Args[0].second].Length -
+                                                              T[Args[0].first].Offset) + "'",
+                                        Options.TargetHip, Entry->Shim));
     return false;
   }
   auto Legacy = legacyWarpNames().find(Name);

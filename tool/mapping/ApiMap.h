@@ -55,6 +55,11 @@ struct ApiEntry {
   unsigned SourceColumn = 0;
 
   bool isSupported() const { return Status != EntryStatus::Unsupported && !Hip.empty(); }
+  /// Whether uses become the shim for this target: it has a shim, and no
+  /// HIP name or only one newer than Target.
+  bool usesShim(const HipVersion &Target) const {
+    return !Shim.empty() && (!isSupported() || (HipSince && Target < *HipSince));
+  }
 };
 
 struct MapLoadIssue {
