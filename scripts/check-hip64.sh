@@ -100,6 +100,10 @@ void f() {
   hipsparseCreateMatDescr(&d); hipsparseDestroyMatDescr(d); hipsparseDestroy(h);
 }
 EOF
+check roctx ok <<'EOF'
+#include <roctracer/roctx.h>
+void f() { roctxRangePushA("step"); roctxMarkA("mark"); roctxRangePop(); }
+EOF
 # HIP 6.x declares the *_sync warp functions only with HIP_ENABLE_WARP_SYNC_BUILTINS
 warp() { printf '#include <hip/hip_runtime.h>\n__global__ void k(int* p) {\n  int v = p[threadIdx.x];\n  p[threadIdx.x] = __shfl_down_sync(%s, v, 1);\n}\n' "$1"; }
 warp 0xffffffffffffffffull | check warp-sync-64bit-mask ok -DHIP_ENABLE_WARP_SYNC_BUILTINS

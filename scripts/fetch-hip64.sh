@@ -20,6 +20,7 @@ packages=(
   libhipfft-dev libhipsolver-dev libhipsparse-dev
   libhiprand-dev librocrand-dev
   libmiopen-dev librccl-dev                     # MIOpen, RCCL
+  libroctx-dev                                  # roctx (roctracer/roctx.h), NVTX's counterpart
   rocm-device-libs-21                           # device libraries (bitcode)
 )
 die() { echo "fetch-hip64: ERROR: $*" >&2; exit 1; }

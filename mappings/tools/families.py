@@ -4,9 +4,9 @@ Shared by generate.py and verify.py.  `cuda` lists the headers (relative to
 <cuda>/include) whose declarations belong to the family; a name declared in
 several covered headers belongs to the first family that lists one of them.
 `kinds` restricts the family to some kinds of declaration.  `hip` lists the
-HIP headers (relative to /usr/include) that declare the HIP side; `hip_lib`
-names the HIP library when its headers are not installed here (the verifier
-then reports the family "unverified here").
+HIP headers (relative to the HIP include directory) that declare the HIP side;
+`hip_lib` names the HIP library when HIP 5.2 here lacks its headers (the
+family is then paired and verified against the HIP 6.4 tree only).
 """
 import os
 import re
@@ -84,18 +84,19 @@ CUDA_TU = ["cuda_runtime.h", "cuda.h", "cuda_profiler_api.h", "cuda_fp16.h",
            "cublas_v2.h", "cufft.h", "cufftXt.h", "curand.h", "curand_kernel.h",
            "cusparse.h", "cusolverDn.h", "cusolverSp.h", "cusolverRf.h",
            "cusolverMg.h", "cudnn.h", "nccl.h", "nvtx3/nvToolsExt.h"]
-HIP_TU = ["hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bfloat16.h",
+# Headers of the HIP translation unit, those a HIP tree has (hdrscan.HipTree):
+# HIP 5.2 here has the core, hipSPARSE and hipRAND; the HIP 6.4 tree of
+# scripts/fetch-hip64.sh every library.
+HIP_TU = ["hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bfloat16.h", "hip/hip_bf16.h",
           "hip/hip_complex.h", "hip/hip_cooperative_groups.h",
-          "hipsparse/hipsparse.h", "hiprand/hiprand.h", "hiprand/hiprand_kernel.h"]
-HIP_INSTALLED_DIRS = ("hip/", "hipsparse/", "hiprand/", "rocrand/", "rocprim/")
-# With a HIP prefix (verify.py --hip-prefix, e.g. HIP 6.4 from
-# scripts/fetch-hip64.sh) the library headers are read too.
-HIP_PREFIX_TU = HIP_TU + ["hip/hip_bf16.h", "hipblas/hipblas.h", "hipcub/hipcub.hpp",
-                          "thrust/device_vector.h", "thrust/execution_policy.h",
-                          "hipfft/hipfft.h", "hipfft/hipfftXt.h", "hipsolver/hipsolver.h",
-                          "miopen/miopen.h", "rccl/rccl.h"]
-HIP_PREFIX_DIRS = HIP_INSTALLED_DIRS + ("hipblas/", "hipcub/", "thrust/", "hipfft/",
-                                        "hipsolver/", "miopen/", "rccl/")
+          "hipsparse/hipsparse.h", "hiprand/hiprand.h", "hiprand/hiprand_kernel.h",
+          "hipblas/hipblas.h", "hipcub/hipcub.hpp", "thrust/device_vector.h",
+          "thrust/execution_policy.h", "hipfft/hipfft.h", "hipfft/hipfftXt.h",
+          "hipsolver/hipsolver.h", "miopen/miopen.h", "rccl/rccl.h", "roctracer/roctx.h"]
+
+
+def hip_tu(tree):
+    return [h for h in HIP_TU if tree.has(h)]
 
 
 def family_of(headers, kind):

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Regenerate mappings/*.yaml from the installed CUDA 13 and HIP 5.2 headers.
+"""Regenerate mappings/*.yaml from the CUDA 13 headers and two sets of HIP
+headers: the installed HIP 5.2 and HIP 6.4 with its libraries
+(scripts/fetch-hip64.sh, build/hip-6.4 or $CU2DCU_HIP64_PREFIX).
 
     python3 mappings/tools/generate.py            # rewrite the map files
     python3 mappings/tools/generate.py --dry-run  # only print statistics
 
 Every CUDA name declared in a covered header becomes one entry.  The HIP name
 is found mechanically (prefix rules per family, see the *_candidates
-functions), checked against the names the installed HIP headers declare, and
-then adjusted by the hand-reviewed tables in manual.py (irregular names,
-symbol arguments, notes, HIP versions newer than 5.2, removed CUDA names).
-Libraries whose HIP headers are not installed here (hipBLAS, hipFFT,
-hipSOLVER, MIOpen, RCCL, hipCUB) are paired by rule only; the verifier
-reports them as unverified.
+functions) among the names HIP 5.2 declares (the libraries HIP 5.2 lacks
+here, hipBLAS, hipFFT, hipSOLVER, MIOpen, RCCL, hipCUB, rocThrust, roctx:
+among those of their 6.4 headers), then adjusted by the hand-reviewed tables
+in manual.py (irregular names, symbol arguments, notes, documented HIP
+versions, removed CUDA names).  An entry left without a HIP name takes the
+one HIP 6.4 declares, if any, from version 6.4 on (`status: unsupported` with
+`hip_since: "6.4"`: unsupported for older targets).
 """
 import argparse
 import collections
@@ -114,6 +117,60 @@ KIND_CLASS = {"function": "f", "type": "t", "enumerator": "v", "macro": "v", "va
               "namespace": "n"}
 
 
+def unique_lower(hip):
+    """lower-cased name -> the HIP name, where only one has that spelling."""
+    lower = collections.Counter(h.lower() for h in hip)
+    return {h.lower(): h for h in hip if lower[h.lower()] == 1}
+
+
+def pair(fid, name, kind, hip, hip_by_lower):
+    """The HIP name the family's rules give that hip declares; else the same
+    name but for case (cudaDevAttrMultiProcessorCount ->
+    hipDeviceAttributeMultiprocessorCount) when only one HIP name fits."""
+    cands = CANDIDATES.get(fid, lambda n, k: [])(name, kind)
+    found = next((c for c in cands if c in hip), None)
+    return found or next((hip_by_lower[c.lower()] for c in cands if c.lower() in hip_by_lower
+                          and hip[hip_by_lower[c.lower()]][0] == kind), None)
+
+
+def from_64(e, hipname, hip52):
+    """An entry without a HIP name takes the one HIP 6.4 declares (and 5.2
+    does not): unsupported before 6.4, translated from it."""
+    if hipname is None or hipname in hip52:
+        return
+    e.update(hip=hipname, hip_since="6.4",
+             reason="not declared in the HIP 5.2 headers; HIP 6.4 declares the HIP name "
+                    "(translated for --hip-version 6.4 and later).")
+
+
+def paired_entries(fam, names, headers, fidx, review):
+    """{cuda name: entry} for the family's CUDA names: the name the family's
+    rules give that its HIP headers declare (HIP 5.2's; for the libraries 5.2
+    lacks here, their 6.4 headers'), fuzzy for the runtime families, then
+    manual.refine, then the name HIP 6.4 declares for an entry left without."""
+    fid = fam["family"]
+    (hip, hip_lower), (hip64, hip64_lower) = headers
+    own, own_lower = (hip, hip_lower) if "hip_lib" not in fam else (hip64, hip64_lower)
+    entries = {}
+    for name, kind in sorted(names.items()):
+        e = {"cuda": name, "kind": kind}
+        hipname = pair(fid, name, kind, own, own_lower)
+        if hipname is None and "hip_lib" not in fam and fid in ("driver", "types", "runtime"):
+            hipname = fuzzy(name, kind, fidx)
+            if hipname and review:
+                print("fuzzy %-8s %-50s -> %s" % (fid, name, hipname))
+        if hipname is not None:
+            e["hip"] = hipname
+        else:
+            e["status"] = "unsupported"
+            e["reason"] = manual.default_reason(fid, name, kind)
+        manual.refine(fid, e, hip, hip64)
+        if e.get("status") == "unsupported" and not e.get("hip"):
+            from_64(e, pair(fid, name, kind, hip64, hip64_lower), hip)
+        entries[name] = e
+    return entries
+
+
 def fuzzy_index(hip):
     """normalized name (hip prefix removed) -> [hip names]."""
     idx = {}
@@ -170,10 +227,10 @@ def main():
     args = ap.parse_args()
 
     cuda = hdrscan.scan(F.cuda_tu(), "cuda")
-    hip = hdrscan.scan(F.HIP_TU, "hip")
-    fidx = fuzzy_index(hip)
-    lower = collections.Counter(h.lower() for h in hip)
-    hip_by_lower = {h.lower(): h for h in hip if lower[h.lower()] == 1}
+    trees = [hdrscan.HipTree(), hdrscan.HipTree(hdrscan.HIP64_PREFIX)]
+    headers = [(names, unique_lower(names)) for names in
+               (hdrscan.scan(F.hip_tu(t), "hip", tree=t) for t in trees)]
+    fidx = fuzzy_index(headers[0][0])
 
     per_family = {f["family"]: {} for f in F.FAMILIES}
     for name, (kind, hdrs) in cuda.items():
@@ -188,34 +245,8 @@ def main():
     stale = []
     for fam in F.FAMILIES:
         fid = fam["family"]
-        verified = "hip_lib" not in fam
         rules = manual.RULES.get(fid, {})
-        entries = {}
-        for name, kind in sorted(per_family[fid].items()):
-            e = {"cuda": name, "kind": kind}
-            hipname = None
-            for c in CANDIDATES.get(fid, lambda n, k: [])(name, kind):
-                if not verified or c in hip:
-                    hipname = c
-                    break
-            if hipname is None and verified:
-                # The same name but for case (cudaDevAttrMultiProcessorCount ->
-                # hipDeviceAttributeMultiprocessorCount), when only one HIP name fits.
-                hipname = next((hip_by_lower[c.lower()] for c in
-                                CANDIDATES.get(fid, lambda n, k: [])(name, kind)
-                                if c.lower() in hip_by_lower
-                                and hip[hip_by_lower[c.lower()]][0] == kind), None)
-            if hipname is None and verified and fid in ("driver", "types", "runtime"):
-                hipname = fuzzy(name, kind, fidx)
-                if hipname and args.review:
-                    print("fuzzy %-8s %-50s -> %s" % (fid, name, hipname))
-            if hipname is not None:
-                e["hip"] = hipname
-            else:
-                e["status"] = "unsupported"
-                e["reason"] = manual.default_reason(fid, name, kind, verified)
-            manual.refine(fid, e, hip)
-            entries[name] = e
+        entries = paired_entries(fam, per_family[fid], headers, fidx, args.review)
         for name, over in extra.get(fid, {}).items():
             entries.setdefault(name, dict(over, cuda=name))
         for name, over in rules.items():

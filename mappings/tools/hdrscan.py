@@ -26,32 +26,54 @@ CUDA_FLAGS = ["-x", "c++", "-std=c++17", "-D__CUDACC__", "-D__NVCC__",
               "-I" + CUDA_INC, "-I" + os.path.join(CUDA_INC, "cccl"),
               "-Wno-everything"]
 # The HIP side is read as clang's HIP host pass sees it.
-HIP_FLAGS = ["-x", "hip", "--cuda-host-only", "-nogpulib", "-std=c++17",
-             "-D__HIP_PLATFORM_AMD__", "-D__HIP_PLATFORM_HCC__",
-             "-D__AMDGCN_WAVEFRONT_SIZE=64", "-I" + HIP_INC, "-Wno-everything"]
-HIP_PATH = []    # --hip-path=... when a HIP prefix replaces the installed HIP
+HIP_BASE_FLAGS = ["-x", "hip", "--cuda-host-only", "-nogpulib", "-std=c++17",
+                  "-D__HIP_PLATFORM_AMD__", "-D__HIP_PLATFORM_HCC__",
+                  "-D__AMDGCN_WAVEFRONT_SIZE=64", "-Wno-everything"]
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# where scripts/fetch-hip64.sh unpacks HIP 6.4 and its libraries
+HIP64_PREFIX = os.environ.get("CU2DCU_HIP64_PREFIX", os.path.join(REPO, "build", "hip-6.4"))
 
 
-def use_hip_prefix(prefix):
-    """Read the HIP side from a HIP tree unpacked under `prefix` (e.g.
-    build/hip-6.4 of scripts/fetch-hip64.sh, with usr/include/hip) instead of
-    the installed HIP: its headers and its --hip-path."""
-    global HIP_INC, HIP_FLAGS, HIP_PATH
-    usr = os.path.join(prefix, "usr")
-    if not os.path.isfile(os.path.join(usr, "include", "hip", "hip_version.h")):
-        usr = prefix
-    if not os.path.isfile(os.path.join(usr, "include", "hip", "hip_version.h")):
-        raise SystemExit("no HIP headers under %s (expected usr/include/hip/hip_version.h; "
-                         "scripts/fetch-hip64.sh makes build/hip-6.4)" % prefix)
-    usr = os.path.abspath(usr)
-    HIP_INC = os.path.join(usr, "include")
-    HIP_PATH = ["--hip-path=" + usr]
-    # -isystem, not -I: clang drops a -I directory that duplicates the system
-    # directory --hip-path adds (after /usr/include, where HIP 5.2 may be).
-    # HIP 6.x declares the *_sync warp functions only with
-    # HIP_ENABLE_WARP_SYNC_BUILTINS (cu2dcu tells users to define it).
-    HIP_FLAGS = [f for f in HIP_FLAGS if not f.startswith("-I")] + HIP_PATH + \
-        ["-isystem", HIP_INC, "-DHIP_ENABLE_WARP_SYNC_BUILTINS"]
+class HipTree:
+    """One set of HIP headers: the installed HIP (prefix None: HIP_INC, HIP
+    5.2 here) or a HIP tree unpacked under `prefix` (build/hip-6.4 of
+    scripts/fetch-hip64.sh, with usr/include/hip), and the clang flags that
+    read it."""
+
+    def __init__(self, prefix=None):
+        if prefix is None:
+            self.inc, self.hip_path = HIP_INC, []
+            self.flags = HIP_BASE_FLAGS + ["-I" + HIP_INC]
+        else:
+            usr = os.path.join(prefix, "usr")
+            if not os.path.isfile(os.path.join(usr, "include", "hip", "hip_version.h")):
+                usr = prefix
+            if not os.path.isfile(os.path.join(usr, "include", "hip", "hip_version.h")):
+                raise SystemExit("no HIP headers under %s (expected usr/include/hip/hip_version.h): "
+                                 "run scripts/fetch-hip64.sh" % prefix)
+            usr = os.path.abspath(usr)
+            self.inc, self.hip_path = os.path.join(usr, "include"), ["--hip-path=" + usr]
+            # -isystem, not -I: clang drops a -I directory that duplicates the
+            # system directory --hip-path adds (after /usr/include, where HIP
+            # 5.2 may be).  HIP 6.x declares the *_sync warp functions only
+            # with HIP_ENABLE_WARP_SYNC_BUILTINS (cu2dcu tells users to define it).
+            self.flags = HIP_BASE_FLAGS + self.hip_path + \
+                ["-isystem", self.inc, "-DHIP_ENABLE_WARP_SYNC_BUILTINS"]
+        self.version = hip_version(self.inc)
+
+    def has(self, header):
+        return os.path.isfile(os.path.join(self.inc, header))
+
+
+def hip_version(inc):
+    """MAJOR.MINOR from hip/hip_version.h under inc ("0.0" without one)."""
+    try:
+        text = open(os.path.join(inc, "hip", "hip_version.h")).read()
+        return "%s.%s" % (re.search(r"#define HIP_VERSION_MAJOR (\d+)", text).group(1),
+                          re.search(r"#define HIP_VERSION_MINOR (\d+)", text).group(1))
+    except (OSError, AttributeError):
+        return "0.0"
+
 
 KIND_OF_NODE = {
     "FunctionDecl": "function", "FunctionTemplateDecl": "function",
@@ -85,14 +107,14 @@ def _run(args, src):
         return p.stdout
 
 
-def predefined_macros(side):
+def predefined_macros(side, tree=None):
     """Macros the compiler itself defines, host and device passes together:
     nvcc's for CUDA (it defines __NVCC__, which clang does not), clang's HIP
     mode for HIP."""
     if side == "cuda":
         compilers = [[os.path.join(CUDA_ROOT, "bin", "nvcc"), "-x", "cu", "-E", "-Xcompiler", "-dM"]]
     else:
-        base = [CLANG, "-x", "hip", "-nogpulib", "-E", "-dM"] + HIP_PATH
+        base = [CLANG, "-x", "hip", "-nogpulib", "-E", "-dM"] + (tree or HipTree()).hip_path
         compilers = [base + ["--cuda-host-only"],
                      base + ["--cuda-device-only", "--offload-arch=gfx906"]]
     names = set()
@@ -108,8 +130,26 @@ def predefined_macros(side):
     return names
 
 
+def cuda_builtins(names):
+    """The names nvcc's device pass knows as built-in functions
+    (__nv_atomic_load_n): no header or -dM shows them, but naming one in
+    device code compiles, and an unknown name is "undefined"."""
+    if not names:
+        return set()
+    src = "".join("__device__ void cu2dcu_f%d() { (void)%s; }\n" % (i, n)
+                  for i, n in enumerate(sorted(names)))
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "builtins.cu")
+        with open(path, "w") as f:
+            f.write(src)
+        p = subprocess.run([os.path.join(CUDA_ROOT, "bin", "nvcc"), "-x", "cu", "-arch=sm_90",
+                            "-c", "-o", os.devnull, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace")
+    return set(names) - set(re.findall(r'identifier "(\w+)" is undefined', p.stdout))
+
+
 # the HIP libraries' include directories (those of hipBLAS, hipCUB, ... are
-# only in a HIP prefix, see use_hip_prefix)
+# only in the HIP 6.4 tree, see HipTree)
 HIP_DIRS = ("hip", "hipsparse", "hiprand", "rocrand", "rocprim", "hipblas", "hipblas-common",
             "hipcub", "thrust", "hipfft", "hipsolver", "miopen", "rccl", "roctracer")
 
@@ -122,12 +162,12 @@ def _clang_resource_dir():
         return ""
 
 
-def _roots(side):
+def _roots(side, tree):
     if side == "cuda":
         return [(os.path.join(CUDA_INC, "cccl"), ""), (CUDA_INC, "")]
     # HIP device math (sinf, __expf, ...) comes from the compiler's HIP
     # wrapper headers (__clang_hip_math.h), as with every HIP >= 4 toolchain.
-    return [(os.path.join(HIP_INC, d), d + "/") for d in HIP_DIRS] + \
+    return [(os.path.join(tree.inc, d), d + "/") for d in HIP_DIRS] + \
            [(os.path.join(_clang_resource_dir(), "include"), "<clang>/")]
 
 
@@ -145,15 +185,23 @@ def _rel(path, roots):
     return None
 
 
-def scan_decls(headers, side, extra_src=""):
+def _side(side, tree):
+    """The clang flags and header roots of a side (the HIP side: of tree,
+    by default the installed HIP)."""
+    if side == "cuda":
+        return CUDA_FLAGS, _roots(side, None)
+    tree = tree or HipTree()
+    return tree.flags, _roots(side, tree)
+
+
+def scan_decls(headers, side, extra_src="", tree=None):
     """Return {name: (kind, {headers})} for declarations in the given headers.
 
     `headers` are include paths relative to the side's include root.  Names in
     namespaces are reported qualified (`cooperative_groups::thread_block`) and
     the namespace itself as `ns::` with kind namespace.
     """
-    flags = CUDA_FLAGS if side == "cuda" else HIP_FLAGS
-    roots = _roots(side)
+    flags, roots = _side(side, tree)
     src = extra_src + "".join('#include <%s>\n' % h for h in headers)
     out = _run(flags + ["-ferror-limit=0", "-fsyntax-only", "-fno-color-diagnostics",
                         "-Xclang", "-ast-dump"], src)
@@ -219,10 +267,9 @@ _LINEMARK = re.compile(r'^# \d+ "([^"]+)"')
 _DEFINE = re.compile(r"^#define ([A-Za-z_]\w*)")
 
 
-def scan_macros(headers, side, extra_src=""):
+def scan_macros(headers, side, extra_src="", tree=None):
     """Return {macro: {headers}} for object- and function-like macros."""
-    flags = CUDA_FLAGS if side == "cuda" else HIP_FLAGS
-    roots = _roots(side)
+    flags, roots = _side(side, tree)
     src = extra_src + "".join('#include <%s>\n' % h for h in headers)
     out = _run(flags + ["-E", "-dD", "-ferror-limit=0"], src)
     result = {}
@@ -242,10 +289,10 @@ def scan_macros(headers, side, extra_src=""):
     return result
 
 
-def scan(headers, side, extra_src=""):
+def scan(headers, side, extra_src="", tree=None):
     """Declarations and macros together: {name: (kind, {headers})}."""
-    r = scan_decls(headers, side, extra_src)
-    for name, hdrs in scan_macros(headers, side, extra_src).items():
+    r = scan_decls(headers, side, extra_src, tree)
+    for name, hdrs in scan_macros(headers, side, extra_src, tree).items():
         if name in r:
             r[name][1].update(hdrs)
         else:

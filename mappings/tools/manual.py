@@ -1,8 +1,9 @@
 """Hand-reviewed corrections applied by generate.py on top of the naming rules.
 
-Everything here was checked against the installed headers (HIP 5.2 in
-/usr/include/hip, CUDA 13 in /usr/local/cuda/include) or, for HIP versions
-newer than 5.2, against public documentation named next to the entry.
+Everything here was checked against the headers (HIP 5.2 in /usr/include/hip,
+HIP 6.4 and its libraries in build/hip-6.4, CUDA 13 in
+/usr/local/cuda/include); a HIP version between 5.2 and 6.4 comes from public
+documentation named next to the entry.
 """
 import os
 import re
@@ -37,7 +38,7 @@ def _vkey(s):
 
 CUPTI_SINCE = _cupti_since()
 
-NOT_IN_52 = "not declared in the HIP 5.2 headers; no later HIP version with an equivalent is recorded"
+NOT_IN_HIP = "not declared in the HIP 5.2 or 6.4 headers"
 
 
 LIB_PREFIX = {"cublas": ("cublas", "CUBLAS_"), "cufft": ("cufft", "CUFFT_"),
@@ -62,7 +63,7 @@ ROCTX_REASON = ("roctx (roctracer/roctx.h) has only marks and ranges with ASCII 
                 "messages; use those calls or remove this one.")
 
 
-def default_reason(fam, name, kind, verified=True):
+def default_reason(fam, name, kind):
     if fam == "cudnn":
         return ("cuDNN call with no one-to-one MIOpen equivalent; port by hand to the "
                 "MIOpen API (miopen/miopen.h)")
@@ -73,9 +74,10 @@ def default_reason(fam, name, kind, verified=True):
         return ROCTX_REASON
     if fam == "curand" and kind == "macro":
         return "implementation constant of the cuRAND headers; no hipRAND counterpart."
-    if not verified:
-        return "no %s counterpart known to cu2dcu." % LIB_NAME.get(fam, "HIP")
-    return NOT_IN_52 + "."
+    if fam in LIB_NAME and fam not in ("curand", "cusparse"):
+        return ("not declared by the %s headers of HIP 6.4; no equivalent known to cu2dcu."
+                % LIB_NAME[fam])
+    return NOT_IN_HIP + "."
 
 
 WARP_SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
@@ -86,11 +88,12 @@ WARP_NOTE = ("HIP's *_sync warp functions take a 64-bit lane mask (wavefront of 
              "wavefront. cu2dcu rewrites these for older targets.")
 
 
-def refine(fam, e, hip):
-    """Adjust one generated entry (runs before RULES)."""
+def refine(fam, e, hip, hip64):
+    """Adjust one generated entry (runs before RULES); hip and hip64: the
+    names HIP 5.2 and HIP 6.4 declare."""
     n = e["cuda"]
     if fam == "fp16":
-        _fp16_refine(e, hip)
+        _fp16_refine(e, hip64)
     if fam == "curand" and e.get("status") == "unsupported" and (
             n.startswith(("__", "curand_box_muller", "curand_MRG", "curnand_", "curand__",
                           "curand_M2", "curand_poisson_", "curand_binary", "curand_mtgp32_single",
@@ -108,7 +111,7 @@ def refine(fam, e, hip):
         _lib64_refine(fam, e)
     if fam == "device" and n.startswith("CUDART_") and e.get("status") == "unsupported":
         e["reason"] = MATH_CONST_REASON
-    if fam == "device" and n in WARP_SYNC:
+    if fam == "device" and n in WARP_SYNC and n in hip64:
         e.pop("status", None)
         e.pop("reason", None)
         e["hip"] = n
@@ -122,13 +125,19 @@ def refine(fam, e, hip):
 
 
 def U(reason, **kw):
-    d = {"hip": None, "status": "unsupported", "reason": reason}
+    d = {"hip": None, "hip_since": None, "status": "unsupported", "reason": reason}
     d.update(kw)
     return d
 
 
+def U64(hip, reason, **kw):
+    """A HIP name that HIP 6.4 declares and HIP 5.2 does not (the verifier
+    checks both): unsupported for older targets, translated from 6.4 on."""
+    return U(reason, hip=hip, hip_since="6.4", **kw)
+
+
 def S(hip, **kw):
-    d = {"hip": hip, "status": "supported", "reason": None}
+    d = {"hip": hip, "hip_since": None, "status": "supported", "reason": None}
     d.update(kw)
     return d
 
@@ -169,14 +178,19 @@ RUNTIME = {
     "cudaFuncSetAttribute": S("hipFuncSetAttribute", function_arg=0),
     "cudaFuncSetCacheConfig": S("hipFuncSetCacheConfig", function_arg=0),
     "cudaFuncSetSharedMemConfig": S("hipFuncSetSharedMemConfig", function_arg=0),
-    "cudaDeviceSetLimit": U("hipDeviceSetLimit is not in HIP 5.2 (only hipDeviceGetLimit); "
-                            "later HIP version not recorded; remove the call or guard it."),
+    "cudaDeviceSetLimit": U64("hipDeviceSetLimit", "hipDeviceSetLimit is not in HIP 5.2 (only "
+                              "hipDeviceGetLimit); HIP 6.4 declares it. For older targets "
+                              "remove the call or guard it."),
     "cudaLaunchKernelEx": U("launch attributes (cudaLaunchConfig_t) have no HIP 5.2 equivalent; "
                             "use hipLaunchKernelGGL or the <<<>>> syntax."),
     "cudaLaunchKernelExC": U("launch attributes (cudaLaunchConfig_t) have no HIP 5.2 equivalent; "
                              "use hipLaunchKernel."),
-    "cudaSetValidDevices": U("no HIP equivalent; select a device with hipSetDevice."),
-    "cudaGraphInstantiateWithParams": U("not in HIP 5.2; use hipGraphInstantiateWithFlags."),
+    "cudaSetValidDevices": U64("hipSetValidDevices", "not in HIP 5.2 (HIP 6.4 declares "
+                               "hipSetValidDevices); for older targets select a device with "
+                               "hipSetDevice."),
+    "cudaGraphInstantiateWithParams": U64("hipGraphInstantiateWithParams", "not in HIP 5.2 (HIP "
+                                          "6.4 declares hipGraphInstantiateWithParams); for "
+                                          "older targets use hipGraphInstantiateWithFlags."),
 }
 for _n in ["cudaCGGetIntrinsicHandle", "cudaCGGetRank", "cudaCGGetSize", "cudaCGSynchronize",
            "cudaCGSynchronizeGrid"]:
@@ -264,17 +278,17 @@ for _n in ["__nv_aligned_device_malloc", "__nv_associate_access_property",
            "NV_MATH_NOEXCEPT", "NV_MATH_NOEXCEPT_OR_THROW", "NV_MATH_USE_TEMPLATE"]:
     DEVICE[_n] = U("NVIDIA-internal helper of the CUDA headers; no HIP equivalent.")
 DEVICE.update({
-    "__nanosleep": U("not in HIP 5.2; later HIP version not recorded. A busy loop on "
+    "__nanosleep": U("not declared in the HIP 5.2 or 6.4 headers. A busy loop on "
                      "clock64() or __builtin_amdgcn_s_sleep() is the usual substitute."),
     "__trap": U("not declared in HIP 5.2 headers; use abort() or __builtin_trap() in device code."),
     "__brkpt": U("no breakpoint intrinsic in HIP; remove it."),
     "__prof_trigger": U("NVIDIA profiler counters have no HIP equivalent; remove it."),
-    "__dp4a": U("not in HIP 5.2; later HIP version not recorded. On gfx906 "
+    "__dp4a": U("not declared in the HIP 5.2 or 6.4 headers. On gfx906 "
                 "__builtin_amdgcn_sdot4 computes the same dot product."),
 })
 for _n in ["__isGlobal", "__isShared", "__isConstant", "__isLocal", "__isGridConstant",
            "__isClusterShared", "__isCtaShared"]:
-    DEVICE[_n] = U("address-space query intrinsics are not in HIP 5.2; no later version recorded.")
+    DEVICE[_n] = U("address-space query intrinsics are not declared in the HIP 5.2 or 6.4 headers.")
 for _n in ["__cvta_generic_to_shared", "__cvta_generic_to_global", "__cvta_generic_to_local",
            "__cvta_generic_to_constant", "__cvta_shared_to_generic", "__cvta_global_to_generic",
            "__cvta_local_to_generic", "__cvta_constant_to_generic",
@@ -282,8 +296,9 @@ for _n in ["__cvta_generic_to_shared", "__cvta_generic_to_global", "__cvta_gener
     DEVICE[_n] = U("PTX address conversion intrinsic; no HIP equivalent.")
 for _n in ["__ldca", "__ldcg", "__ldcs", "__ldcv", "__ldlu", "__stcg", "__stcs", "__stwb",
            "__stwt"]:
-    DEVICE[_n] = U("PTX cache-hint load/store; no HIP 5.2 equivalent: use a plain "
-                   "load/store (or __ldg for read-only data).")
+    DEVICE[_n] = U("PTX cache-hint load/store; no HIP equivalent (HIP declares __ldca, __ldcg "
+                   "and __ldcs for __half and __half2 only): use a plain load/store (or __ldg "
+                   "for read-only data).")
 
 WAVE_NOTE = "HIP wavefronts are 64 lanes on gfx9/DCU"
 DEVICE.update({
@@ -312,9 +327,9 @@ FP16 = {
 }
 
 
-def _fp16_refine(e, hip):
+def _fp16_refine(e, hip64):
     n = e["cuda"]
-    if e.get("status") == "unsupported" and ("bfloat16" in n or "bfloat162" in n):
+    if e.get("status") == "unsupported" and ("bfloat16" in n or "bfloat162" in n) and n in hip64:
         e.pop("status")
         e.pop("reason")
         e["hip"] = n
@@ -393,7 +408,9 @@ HEADERS = {
     "cuda_gl_interop.h": HU("OpenGL interop header is not in HIP 5.2."),
     "cuda_egl_interop.h": HU("EGL interop has no HIP equivalent."),
     "cuda_vdpau_interop.h": HU("VDPAU interop has no HIP equivalent."),
-    "cuda_fp8.h": HU("FP8 types are not in HIP 5.2 (hip/hip_fp8.h is later; version not recorded)."),
+    "cuda_fp8.h": HU("FP8 types are not in HIP 5.2; HIP 6.4 has hip/hip_fp8.h, whose types "
+                     "(__hip_fp8_e4m3, ...) cu2dcu does not translate.", hip="hip/hip_fp8.h",
+                     hip_since="6.4"),
     "cuda_fp6.h": HU("FP6 types have no HIP 5.2 equivalent."),
     "cuda_fp4.h": HU("FP4 types have no HIP 5.2 equivalent."),
     "mma.h": HU("WMMA (nvcuda::wmma) has no HIP header; rocWMMA is a separate library with a different API."),
@@ -405,7 +422,7 @@ HEADERS = {
     "cublas_v2.h": H("hipblas/hipblas.h"),
     "cublas_api.h": H("hipblas/hipblas.h"),
     "cublas.h": H("hipblas/hipblas.h", note="the legacy cuBLAS v1 API (no handle) has no hipBLAS equivalent; only the v2 API is mapped"),
-    "cublasLt.h": HU("cuBLASLt maps to hipBLASLt (hipblaslt/hipblaslt.h), which is not part of HIP 5.2-era ROCm; version not recorded."),
+    "cublasLt.h": HU("cuBLASLt maps to hipBLASLt (hipblaslt/hipblaslt.h), a separate library whose headers cu2dcu does not check; port by hand."),
     "cublasXt.h": HU("cuBLASXt (multi-GPU BLAS) has no hipBLAS equivalent."),
     "cufft.h": H("hipfft/hipfft.h"),
     "cufftXt.h": H("hipfft/hipfftXt.h", note="hipFFT's Xt API covers only part of cufftXt"),
@@ -466,12 +483,17 @@ DRIVER = {
     "cuMemcpy2DAsync_v2": S("hipMemcpyParam2DAsync"), "cuMemcpy2DAsync": S("hipMemcpyParam2DAsync"),
     "cuMemcpy": U(ARGS_DIFFER + "write hipMemcpy(dst, src, n, hipMemcpyDefault)."),
     "cuMemcpyAsync": U(ARGS_DIFFER + "write hipMemcpyAsync(dst, src, n, hipMemcpyDefault, stream)."),
-    "cuGetErrorString": U(ARGS_DIFFER + "CUDA returns the string through a pointer argument; "
-                          "use hipGetErrorString(err), which returns it (hipDrvGetErrorString is not in HIP 5.2)."),
-    "cuGetErrorName": U(ARGS_DIFFER + "CUDA returns the name through a pointer argument; "
-                        "use hipGetErrorName(err), which returns it."),
-    "cuLaunchCooperativeKernel": U(ARGS_DIFFER + "HIP 5.2 launches cooperative kernels only through the "
-                                   "runtime call hipLaunchCooperativeKernel(const void* f, dim3, dim3, void**, shmem, stream)."),
+    "cuGetErrorString": U64("hipDrvGetErrorString", "not in HIP 5.2 (HIP 6.4 declares "
+                            "hipDrvGetErrorString, same arguments); for older targets use "
+                            "hipGetErrorString(err), which returns the string."),
+    "cuGetErrorName": U64("hipDrvGetErrorName", "not in HIP 5.2 (HIP 6.4 declares "
+                          "hipDrvGetErrorName, same arguments); for older targets use "
+                          "hipGetErrorName(err), which returns the name."),
+    "cuLaunchCooperativeKernel": U64("hipModuleLaunchCooperativeKernel", "not in HIP 5.2 (HIP 6.4 "
+                                     "declares hipModuleLaunchCooperativeKernel, same arguments); "
+                                     "HIP 5.2 launches cooperative kernels only through the runtime "
+                                     "call hipLaunchCooperativeKernel(const void* f, dim3, dim3, "
+                                     "void**, shmem, stream)."),
     "cuLaunchCooperativeKernelMultiDevice": U("deprecated in CUDA; HIP's multi-device cooperative launch takes runtime launch parameters, port by hand."),
     "cuFuncSetAttribute": U(ARGS_DIFFER + "hipFuncSetAttribute takes a kernel function pointer, not a hipFunction_t; not available for module functions in HIP 5.2."),
     "cuFuncSetCacheConfig": U(ARGS_DIFFER + "hipFuncSetCacheConfig takes a kernel function pointer, not a hipFunction_t."),
@@ -483,7 +505,8 @@ DRIVER = {
     "cuOccupancyMaxPotentialBlockSizeWithFlags": U(ARGS_DIFFER + "use hipModuleOccupancyMaxPotentialBlockSizeWithFlags (no size callback)."),
     "cuMemAdvise_v2": S("hipMemAdvise", note="CUDA 13 takes a CUmemLocation; HIP takes a device ordinal"),
     "cuMemPrefetchAsync_v2": S("hipMemPrefetchAsync", note="CUDA 13 takes a CUmemLocation and flags; HIP takes a device ordinal"),
-    "cuCtxSetLimit": U("hipDeviceSetLimit is not in HIP 5.2; later HIP version not recorded."),
+    "cuCtxSetLimit": U64("hipDeviceSetLimit", "hipDeviceSetLimit is not in HIP 5.2; HIP 6.4 "
+                         "declares it (HIP limits are per device, not per context)."),
     "cuDeviceGetProperties": U("deprecated CUdevprop query; use hipGetDeviceProperties."),
     "CUDA_VERSION": S("HIP_VERSION", note=(
         "different encoding: CUDA_VERSION is 1000*major + 10*minor (13000), "
@@ -521,7 +544,7 @@ HIPBLAS_61 = ("hipBLAS 2.1.0 (ROCm 6.1.0) release notes: level-1 ILP64 (_64) API
               "hipblasGet/SetMathMode; earlier versions do not have them.")
 CUBLAS_NONE = {
     "cublasGetCudartVersion": "no hipBLAS equivalent; use hipRuntimeGetVersion.",
-    "cublasSetWorkspace": "hipBLAS manages its workspace itself (hipblasSetWorkspace is later than HIP 5.2, version not recorded); remove the call.",
+    "cublasSetWorkspace": "hipBLAS manages its workspace itself (the hipBLAS 6.4 headers declare no hipblasSetWorkspace); remove the call.",
     "cublasLoggerConfigure": "cuBLAS logging has no hipBLAS equivalent (rocBLAS uses ROCBLAS_LAYER); remove the call.",
     "cublasSetLoggerCallback": "cuBLAS logging has no hipBLAS equivalent; remove the call.",
     "cublasGetLoggerCallback": "cuBLAS logging has no hipBLAS equivalent; remove the call.",
@@ -542,6 +565,8 @@ def _cublas_refine(e):
         e["reason"] = CUBLAS_NONE.get(n) or CUBLAS_NONE[re.sub(r"_64$", "", n)]
         return
     if n == "cublasGetStatusString":
+        e.pop("status", None)
+        e.pop("reason", None)
         e["hip"] = "hipblasStatusToString"
         return
     if n in ("cublasGetMathMode", "cublasSetMathMode"):
@@ -576,8 +601,9 @@ def _cusolver_refine(e):
     if n.startswith(("cusolverSp", "CUSOLVERSP")) or n in ("csrqrInfo", "csrqrInfo_t"):
         e.pop("hip", None)
         e["status"] = "unsupported"
-        e["reason"] = ("cusolverSp: hipSOLVER's sparse compatibility API is partial and not in "
-                       "HIP 5.2-era ROCm; later version not recorded. Port by hand (rocSOLVER/hipSPARSE).")
+        e["reason"] = ("cusolverSp: hipSOLVER's sparse compatibility API is partial; the "
+                       "hipSOLVER 6.4 headers do not declare this name. Port by hand "
+                       "(rocSOLVER/hipSPARSE).")
     elif n.startswith(("cusolverMg", "CUSOLVERMG", "cudaLibMg", "CUDALIBMG")):
         e.pop("hip", None)
         e["status"] = "unsupported"
@@ -756,7 +782,8 @@ NOT_IN_LIB64 = {
 
 
 def _lib64_refine(fam, e):
-    if not e.get("hip") or e.get("status") == "unsupported":
+    """The reason of a rule pairing the 6.4 headers do not declare."""
+    if e.get("hip"):
         return
     for pat, reason in NOT_IN_LIB64[fam]:
         if re.match(pat, e["cuda"]):

@@ -5,22 +5,24 @@
     python3 mappings/tools/verify.py --coverage docs/coverage.md
     python3 mappings/tools/verify.py --check-coverage docs/coverage.md
     python3 mappings/tools/verify.py --maps FILE_OR_DIR ... # check other map files
-    python3 mappings/tools/verify.py --hip-prefix build/hip-6.4  # against HIP 6.4
+    python3 mappings/tools/verify.py --json testsuite/results/hip-targets.json
 
 For every entry: the schema (docs/mapping-schema.md); the CUDA name is declared
 by the installed CUDA headers (or the entry is `status: removed` with
-`cuda_removed`); the HIP name is declared by the installed HIP headers (HIP
-5.2, hipSPARSE, hipRAND, rocRAND, rocPRIM) unless `hip_since` is newer than the
-installed HIP.  Maps whose HIP headers are not installed here (hipBLAS, hipFFT,
-hipSOLVER, MIOpen, RCCL, hipCUB, rocThrust) are counted "unverified here".
-With --hip-prefix the HIP side is read from a HIP tree unpacked there instead
-(scripts/fetch-hip64.sh puts HIP 6.4 and all these libraries in build/hip-6.4),
-and every family is verified against it.
+`cuda_removed`; an nvcc built-in is looked up by nvcc); the HIP name against
+both HIP header sets, the installed HIP 5.2 (with hipSPARSE, hipRAND, rocRAND,
+rocPRIM) and HIP 6.4 with every library (--hip-prefix, default build/hip-6.4
+of scripts/fetch-hip64.sh): each set that has the entry's HIP library must
+declare the name from `hip_since` on, and not before it.  An entry no set can
+check is "unverified" (an error with --fail-on-unverified).
 It also lists the CUDA names declared in covered headers that no entry
-mentions.  Exit status 1 on any error (or a stale coverage document).
-Nothing is cached: the headers are read with clang on every run.
+mentions, and counts per target HIP what is mapped and which HIP names of the
+naming rules stay unmapped (--json).  Exit status 1 on any error (or a stale
+coverage document).  Nothing is cached: the headers are read with clang on
+every run.
 """
 import argparse
+import collections
 import glob
 import os
 import re
@@ -29,6 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hdrscan  # noqa: E402
 import families as F  # noqa: E402
+import targets  # noqa: E402
 
 try:
     import yaml
@@ -49,32 +52,68 @@ def vkey(v):
     return tuple(int(x) for x in str(v).split("."))
 
 
-def installed_hip_version():
-    try:
-        text = open(os.path.join(hdrscan.HIP_INC, "hip", "hip_version.h")).read()
-        ma = re.search(r"#define HIP_VERSION_MAJOR (\d+)", text).group(1)
-        mi = re.search(r"#define HIP_VERSION_MINOR (\d+)", text).group(1)
-        return "%s.%s" % (ma, mi)
-    except (OSError, AttributeError):
-        return "0.0"
-
-
 def cuda_header_exists(h):
     return any(os.path.isfile(os.path.join(d, h))
                for d in (hdrscan.CUDA_INC, os.path.join(hdrscan.CUDA_INC, "cccl")))
 
 
-def hip_header_installed(h):
-    return os.path.isfile(os.path.join(hdrscan.HIP_INC, h))
+class Side:
+    """One HIP header set: the tree, the names it declares, its compiler macros."""
+
+    def __init__(self, tree):
+        self.tree, self.version = tree, tree.version
+        self.names = hdrscan.scan(F.hip_tu(tree), "hip", tree=tree)
+        self.predefined = hdrscan.predefined_macros("hip", tree)
+        self.ns = {n for n in self.names if n.endswith("::")}
+
+    def has_library(self, e, hip_hdrs):
+        """Whether this set has the HIP library of entry e (a header entry:
+        the folder of its HIP header; else the map's hip_headers)."""
+        if e["kind"] == "header":
+            return os.path.isdir(os.path.join(self.tree.inc, e["hip"].split("/", 1)[0])) \
+                if "/" in e["hip"] else True
+        return all(self.tree.has(h) for h in hip_hdrs)
+
+    def declares(self, e):
+        hipname, kind = e["hip"], e["kind"]
+        if kind == "header":
+            return self.tree.has(hipname)
+        if kind == "namespace":
+            return hipname in self.ns or any(n.startswith(hipname) for n in self.names)
+        # an enumerator may map to a compiler macro (__ATOMIC_RELAXED)
+        return hipname in self.names or hipname in self.predefined
 
 
-HIP_DIRS = F.HIP_INSTALLED_DIRS
+def hip_sides(prefix):
+    """The installed HIP and the HIP tree under prefix, oldest first."""
+    trees = [hdrscan.HipTree(), hdrscan.HipTree(prefix)]
+    return [Side(t) for t in sorted(trees, key=lambda t: vkey(t.version))]
 
 
-def hip_dir_installed(h):
-    """Whether the HIP library that owns header path h is installed here."""
-    top = h.split("/", 1)[0] + "/" if "/" in h else h
-    return top in HIP_DIRS and os.path.isdir(os.path.join(hdrscan.HIP_INC, top))
+def check_hip(e, where, hip_hdrs, sides, rep):
+    """Checks the HIP name against every set that has its library: declared
+    from hip_since on, and not before (so hip_since is the first version that
+    has it).  Returns "verified", "newer" (hip_since is newer than every set),
+    "wrong" (an error was reported) or "unverified" (no set has the library)."""
+    since = e.get("hip_since")
+    checked, errors = False, len(rep.errors)
+    for s in sides:
+        if not s.has_library(e, hip_hdrs):
+            continue
+        checked = True
+        wanted = since is None or vkey(since) <= vkey(s.version)
+        declared = s.declares(e)
+        if wanted and not declared:
+            rep.error(where, "HIP name %s is not declared in the HIP %s headers%s" % (
+                e["hip"], s.version, "" if since is None else " (hip_since %s)" % since))
+        elif declared and not wanted:
+            rep.error(where, "HIP %s already declares %s: hip_since %s is not its first version"
+                      % (s.version, e["hip"], since))
+    if not checked:
+        return "unverified"
+    if len(rep.errors) > errors:
+        return "wrong"
+    return "newer" if since and vkey(since) > vkey(sides[-1].version) else "verified"
 
 
 class Report:
@@ -163,8 +202,9 @@ def check_schema(m, e, i, rep, seen):
         if not isinstance(e.get("reason"), str) or not e["reason"].strip():
             rep.error(where, "unsupported entry without a 'reason'")
             ok = False
-        if hip:
-            rep.error(where, "unsupported entry must not give 'hip'")
+        if hip and "hip_since" not in e:
+            rep.error(where, "unsupported entry gives 'hip' without 'hip_since' (the HIP "
+                             "version from which it is translated)")
             ok = False
     if status == "removed" and "cuda_removed" not in e:
         rep.error(where, "removed entry without 'cuda_removed'")
@@ -197,180 +237,169 @@ def check_schema(m, e, i, rep, seen):
     return ok
 
 
-def main():
+def check_cuda(e, where, cuda, builtins, rep):
+    """Whether the CUDA name is declared (or gone, when marked removed)."""
+    name, kind = e["cuda"], e["kind"]
+    if e.get("predefined") and kind == "function":
+        declared = name in builtins
+    elif e.get("predefined"):
+        declared = name in cuda.predefined
+    elif kind == "header":
+        declared = cuda_header_exists(name)
+    elif kind == "namespace":
+        declared = name in cuda.ns or any(n.startswith(name) for n in cuda.names) or \
+            os.path.isdir(os.path.join(hdrscan.CUDA_INC, "cccl", name.split("::")[0]))
+    else:
+        declared = name in cuda.names
+    removed = e.get("status") == "removed"
+    if not declared and not removed:
+        rep.error(where, "CUDA name is not declared in the installed CUDA headers "
+                         "(and the entry is not marked removed)")
+    if declared and removed:
+        rep.error(where, "marked removed but still declared by the installed CUDA headers")
+
+
+class CudaSide:
+    def __init__(self, maps):
+        extra = sorted({h for m in maps for h in m.get("cuda_headers") or []})
+        self.names = hdrscan.scan(F.cuda_tu(extra), "cuda")
+        self.predefined = hdrscan.predefined_macros("cuda")
+        self.ns = {n for n in self.names if n.endswith("::")}
+
+
+def check_entries(maps, cuda, sides, rep):
+    """Checks every entry; returns {family: counters} and {family: [entries]}."""
+    builtins = hdrscan.cuda_builtins({e["cuda"] for m in maps for e in m["entries"]
+                                      if isinstance(e, dict) and e.get("predefined")
+                                      and e.get("kind") == "function"})
+    stats, entries_by_family, seen = {}, {}, {}
+    for m in maps:
+        fam = str(m.get("family", "?"))
+        st = stats.setdefault(fam, collections.Counter())
+        for i, e in enumerate(m["entries"]):
+            if not check_schema(m, e, i, rep, seen):
+                continue
+            where = "%s: %s" % (os.path.basename(m["_file"]), e["cuda"])
+            entries_by_family.setdefault(fam, []).append(e)
+            st["entries"] += 1
+            st[e.get("status", "supported")] += 1
+            check_cuda(e, where, cuda, builtins, rep)
+            if e.get("hip"):
+                st[check_hip(e, where, m.get("hip_headers") or [], sides, rep)] += 1
+    return stats, entries_by_family
+
+
+def unmapped_names(cuda, mentioned):
+    """{family: declared CUDA names}, {family: those no entry mentions},
+    {name: its header}."""
+    declared, header_of = {}, {}
+    for name, (kind, hdrs) in cuda.names.items():
+        if not F.interesting(name, kind):
+            continue
+        fam = F.family_of(hdrs, kind)
+        if fam is None:
+            continue
+        declared.setdefault(fam, set()).add(name)
+        fam_hdrs = next(f["cuda"] for f in F.FAMILIES if f["family"] == fam)
+        header_of[name] = sorted(hdrs, key=lambda h: (h not in fam_hdrs, h))[0]
+    unmapped = {fam: sorted(n for n in names if n not in mentioned)
+                for fam, names in declared.items()}
+    return declared, unmapped, header_of
+
+
+def print_summary(stats, unmapped, sides, args):
+    print("HIP %s; CUDA headers in %s" % (
+        " and ".join("%s in %s" % (s.version, s.tree.inc) for s in sides), hdrscan.CUDA_INC))
+    print("%-9s %7s %9s %7s %11s %8s %10s %9s %5s %8s" % (
+        "family", "entries", "supported", "removed", "unsupported", "verified",
+        "unverified", "hip>%s" % sides[-1].version, "wrong", "unmapped"))
+    for fam in sorted(stats):
+        s = stats[fam]
+        print("%-9s %7d %9d %7d %11d %8d %10d %9d %5d %8d" % (
+            fam, s["entries"], s["supported"], s["removed"], s["unsupported"],
+            s["verified"], s["unverified"], s["newer"], s["wrong"], len(unmapped.get(fam, []))))
+    for fam in sorted(unmapped):
+        names = unmapped[fam]
+        if not names:
+            continue
+        shown = names if args.list_unmapped else names[:10]
+        print("unmapped in %s (%d): %s%s" % (fam, len(names), " ".join(shown),
+                                             "" if len(shown) == len(names) else " ..."))
+
+
+def write_coverage(args, results):
+    """Writes or checks the coverage document; returns False when it is stale."""
+    import coverage
+    doc = coverage.render(results)
+    if args.coverage:
+        with open(args.coverage, "w") as f:
+            f.write(doc)
+        print("wrote %s" % args.coverage)
+    if not args.check_coverage:
+        return True
+    try:
+        old = open(args.check_coverage).read()
+    except OSError:
+        old = None
+    if old != doc:
+        print("ERROR %s is stale: regenerate it with python3 mappings/tools/verify.py "
+              "--coverage %s" % (args.check_coverage, args.check_coverage))
+        return False
+    if not args.quiet:
+        print("%s is current" % args.check_coverage)
+    return True
+
+
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--maps", nargs="+", default=[MAPDIR],
                     help="map files or directories (default: mappings/)")
     ap.add_argument("--coverage", metavar="FILE", help="write the coverage document")
     ap.add_argument("--check-coverage", metavar="FILE",
                     help="fail if FILE differs from the coverage document")
+    ap.add_argument("--json", metavar="FILE",
+                    help="write the per-target counts (testsuite/results/hip-targets.json)")
     ap.add_argument("--list-unmapped", action="store_true",
                     help="print every unmapped CUDA name (default: counts and a few)")
     ap.add_argument("--fail-on-unmapped", action="store_true",
                     help="exit 1 if a covered CUDA name is not mentioned by any map")
-    ap.add_argument("--hip-prefix", metavar="DIR",
-                    help="read the HIP side from the HIP tree under DIR (DIR/usr/include), "
-                         "libraries included, e.g. build/hip-6.4 (scripts/fetch-hip64.sh)")
+    ap.add_argument("--fail-on-unverified", action="store_true",
+                    help="exit 1 if an entry's HIP name could not be checked against any HIP")
+    ap.add_argument("--hip-prefix", metavar="DIR", default=hdrscan.HIP64_PREFIX,
+                    help="the HIP 6.4 tree of scripts/fetch-hip64.sh (default %(default)s, "
+                         "or $CU2DCU_HIP64_PREFIX)")
     ap.add_argument("-q", "--quiet", action="store_true")
-    args = ap.parse_args()
-    global HIP_DIRS
-    hip_tu = F.HIP_TU
-    if args.hip_prefix:
-        hdrscan.use_hip_prefix(args.hip_prefix)
-        HIP_DIRS, hip_tu = F.HIP_PREFIX_DIRS, F.HIP_PREFIX_TU
+    return ap.parse_args()
 
+
+def main():
+    args = parse_args()
     rep = Report()
     maps = load_maps(args.maps, rep)
-    hip_ver = installed_hip_version()
-
-    extra_cuda = sorted({h for m in maps for h in m.get("cuda_headers") or []})
-    cuda = hdrscan.scan(F.cuda_tu(extra_cuda), "cuda")
-    hip = hdrscan.scan(hip_tu, "hip")
-    cuda_predefined = hdrscan.predefined_macros("cuda")
-    hip_predefined = hdrscan.predefined_macros("hip")
-    cuda_ns = {n for n in cuda if n.endswith("::")}
-    hip_ns = {n for n in hip if n.endswith("::")}
-
-    stats = {}      # family -> counters
-    mentioned = set()
-    seen = {}
-    entries_by_family = {}
-    for m in maps:
-        fam = str(m.get("family", "?"))
-        st = stats.setdefault(fam, dict(entries=0, supported=0, removed=0, unsupported=0,
-                                        verified=0, unverified=0, newer=0,
-                                        undeclared=0))
-        hip_hdrs = m.get("hip_headers") or []
-        map_verifiable = all(hip_header_installed(h) for h in hip_hdrs)
-        for i, e in enumerate(m["entries"]):
-            if not check_schema(m, e, i, rep, seen):
-                continue
-            where = "%s: %s" % (os.path.basename(m["_file"]), e["cuda"])
-            name, kind = e["cuda"], e["kind"]
-            status = e.get("status", "supported")
-            hipname = e.get("hip")
-            mentioned.add(name)
-            entries_by_family.setdefault(fam, []).append(e)
-            st["entries"] += 1
-            st[status] += 1
-            # ---- CUDA side
-            if e.get("predefined") and kind == "function":
-                declared = True  # a compiler built-in: no header or -dM shows it
-                st["unverified"] += 1
-            elif e.get("predefined"):
-                declared = name in cuda_predefined
-            elif kind == "header":
-                declared = cuda_header_exists(name)
-            elif kind == "namespace":
-                declared = name in cuda_ns or any(n.startswith(name) for n in cuda) or \
-                    os.path.isdir(os.path.join(hdrscan.CUDA_INC, "cccl", name.split("::")[0]))
-            else:
-                declared = name in cuda
-            if not declared and status != "removed":
-                rep.error(where, "CUDA name is not declared in the installed CUDA headers "
-                                 "(and the entry is not marked removed)")
-            if declared and status == "removed":
-                rep.error(where, "marked removed but still declared by the installed CUDA headers")
-            # ---- HIP side
-            if not hipname or status == "unsupported":
-                continue
-            newer = "hip_since" in e and VERSION.match(str(e["hip_since"])) and \
-                vkey(e["hip_since"]) > vkey(hip_ver)
-            if kind == "header":
-                if e.get("hip_requires") and hip_dir_installed(e["hip_requires"]) and \
-                        not hip_header_installed(e["hip_requires"]):
-                    rep.error(where, "hip_requires: HIP header %s is not installed" % e["hip_requires"])
-                if not hip_dir_installed(hipname):
-                    st["unverified"] += 1
-                elif hip_header_installed(hipname):
-                    st["verified"] += 1
-                elif newer:
-                    st["newer"] += 1
-                else:
-                    st["undeclared"] += 1
-                    rep.error(where, "HIP header %s is not installed although its library is" % hipname)
-                continue
-            if not map_verifiable:
-                st["unverified"] += 1
-                continue
-            if kind == "namespace":
-                found = hipname in hip_ns or any(n.startswith(hipname) for n in hip)
-            elif e.get("predefined"):
-                found = hipname in hip_predefined or hipname in hip
-            else:  # an enumerator may map to a compiler macro (__ATOMIC_RELAXED)
-                found = hipname in hip or hipname in hip_predefined
-            if found:
-                st["verified"] += 1
-            elif newer:
-                st["newer"] += 1
-            else:
-                st["undeclared"] += 1
-                rep.error(where, "HIP name %s is not declared in the installed HIP %s headers%s"
-                          % (hipname, hip_ver, "" if "hip_since" not in e else
-                             " (hip_since %s is not newer)" % e["hip_since"]))
-
-    # ---- unmapped names per family
-    declared_by_family = {}
-    header_of = {}
-    for name, (kind, hdrs) in cuda.items():
-        if not F.interesting(name, kind):
-            continue
-        fam = F.family_of(hdrs, kind)
-        if fam is None:
-            continue
-        declared_by_family.setdefault(fam, set()).add(name)
-        fam_hdrs = next(f["cuda"] for f in F.FAMILIES if f["family"] == fam)
-        header_of[name] = sorted(hdrs, key=lambda h: (h not in fam_hdrs, h))[0]
-    unmapped = {fam: sorted(n for n in names if n not in mentioned)
-                for fam, names in declared_by_family.items()}
-    checked_families = {str(m.get("family")) for m in maps}
-
-    # ---- report
+    sides = hip_sides(args.hip_prefix)
+    cuda = CudaSide(maps)
+    stats, entries_by_family = check_entries(maps, cuda, sides, rep)
+    mentioned = {e["cuda"] for es in entries_by_family.values() for e in es}
+    declared, unmapped, header_of = unmapped_names(cuda, mentioned)
+    checked = {str(m.get("family")) for m in maps}
+    unmapped = {f: n for f, n in unmapped.items() if f in checked}
     if not args.quiet:
-        print("HIP %s in %s; CUDA headers in %s" % (hip_ver, hdrscan.HIP_INC, hdrscan.CUDA_INC))
-        print("%-9s %7s %9s %7s %11s %8s %10s %9s %10s %8s" % (
-            "family", "entries", "supported", "removed", "unsupported", "verified",
-            "unverified", "hip>inst", "undeclared", "unmapped"))
-        for fam in sorted(stats):
-            s = stats[fam]
-            print("%-9s %7d %9d %7d %11d %8d %10s %9d %10d %8d" % (
-                fam, s["entries"], s["supported"], s["removed"], s["unsupported"],
-                s["verified"], ("%d" % s["unverified"]) + (" (unverified here)" if s["unverified"] else ""),
-                s["newer"], s["undeclared"], len(unmapped.get(fam, [])) if fam in checked_families else 0))
-        for fam in sorted(unmapped):
-            if fam not in checked_families or not unmapped[fam]:
-                continue
-            names = unmapped[fam]
-            shown = names if args.list_unmapped else names[:10]
-            print("unmapped in %s (%d): %s%s" % (fam, len(names), " ".join(shown),
-                                                 "" if len(shown) == len(names) else " ..."))
+        print_summary(stats, unmapped, sides, args)
     fail = bool(rep.errors)
     for err in rep.errors:
         print("ERROR " + err)
-    if args.fail_on_unmapped and any(unmapped.get(f) for f in checked_families):
+    if args.fail_on_unmapped and any(unmapped.values()):
         print("ERROR unmapped CUDA names remain (--fail-on-unmapped)")
         fail = True
-
+    if args.fail_on_unverified and any(s["unverified"] for s in stats.values()):
+        print("ERROR entries remain unverified (--fail-on-unverified)")
+        fail = True
+    results = targets.Results(stats, entries_by_family, declared, unmapped, header_of, sides)
     if args.coverage or args.check_coverage:
-        import coverage
-        doc = coverage.render(stats, entries_by_family, declared_by_family, unmapped,
-                              header_of, hip_ver)
-        if args.coverage:
-            with open(args.coverage, "w") as f:
-                f.write(doc)
-            print("wrote %s" % args.coverage)
-        if args.check_coverage:
-            try:
-                old = open(args.check_coverage).read()
-            except OSError:
-                old = None
-            if old != doc:
-                print("ERROR %s is stale: regenerate it with "
-                      "python3 mappings/tools/verify.py --coverage %s"
-                      % (args.check_coverage, args.check_coverage))
-                fail = True
-            elif not args.quiet:
-                print("%s is current" % args.check_coverage)
+        fail |= not write_coverage(args, results)
+    if args.json:
+        targets.write_json(args.json, results)
+        print("wrote %s" % args.json)
     print("%d errors" % len(rep.errors))
     return 1 if fail else 0
 

@@ -6,7 +6,9 @@
 
 Labels (see corpus/README.md): a trailing `// expect: W64-A, W64-B` marks the
 findings a line must get; `// quiet: W64-A` marks a hard negative. Findings and
-labels are compared as (file, line, check id) sets:
+labels are compared as (file, line, check id) sets, read from the JSON report; a
+use folded into the finding at its definition (#define WARP_SIZE 32) counts at
+its own line, as the related location it is listed as:
   TP  labelled and reported        FN  labelled, not reported
   FP  reported, not labelled       (a hard negative that fires is also an FP)
 precision = TP / (TP + FP), recall = TP / (TP + FN),
@@ -15,11 +17,9 @@ false (1 - precision). W64-WARP-SYNC is left out: it reports calls the
 translator could not rewrite, not a 32-lane pattern.
 Exit 0 when recall >= --min-recall and the false-positive rate <= --max-fp-rate.
 """
-import argparse, collections, glob, json, os, re, subprocess, sys
+import argparse, collections, glob, json, os, re, subprocess, sys, tempfile
 
 LABEL = re.compile(r"//\s*(expect|quiet):\s*(W64-[A-Z0-9-]+(?:\s*,\s*W64-[A-Z0-9-]+)*)")
-FINDING = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note): "
-                     r"(?P<msg>.*) \[(?P<id>[A-Z0-9-]+)\]$")
 EXCLUDED = {"W64-WARP-SYNC"}
 
 
@@ -33,25 +33,34 @@ def labels_of(path):
     return expect, quiet
 
 
+def reported_lines(diagnostic):
+    """(file, line, id, severity, message) of a finding and of the uses folded into it."""
+    d = diagnostic
+    yield d["file"], d["line"], d["id"], d["severity"], d["message"]
+    for r in d.get("related", []):
+        if r["id"]:
+            yield r["file"], r["line"], r["id"], d["severity"], r["message"]
+
+
 def findings_of(tool, path, extra):
-    p = subprocess.run([tool, path, "--dry-run", "--fail-on=never"] + extra,
-                       capture_output=True, text=True)
-    if p.returncode not in (0, 1):
-        raise SystemExit("cu2dcu failed on %s (%d):\n%s" % (path, p.returncode, p.stderr))
+    with tempfile.TemporaryDirectory(prefix="wave64-precision-") as tmp:
+        report = os.path.join(tmp, "report.json")
+        p = subprocess.run([tool, path, "--dry-run", "--fail-on=never", "--quiet",
+                            "--json", report] + extra, capture_output=True, text=True)
+        if p.returncode not in (0, 1) or not os.path.exists(report):
+            raise SystemExit("cu2dcu failed on %s (%d):\n%s" % (path, p.returncode, p.stderr))
+        with open(report, encoding="utf-8") as f:
+            diagnostics = json.load(f)["diagnostics"]
     base = os.path.basename(path)
     found = {}
-    for line in p.stderr.splitlines():
-        m = FINDING.match(line)
-        if not m or os.path.basename(m.group("file")) != base:
-            continue
-        cid = m.group("id")
-        if cid == "CU2DCU-PARSE-FALLBACK":
+    for d in diagnostics:
+        if d["id"] == "CU2DCU-PARSE-FALLBACK":
             # The checks need the AST: a corpus file that does not parse is a
             # broken test, not a set of false negatives.
-            raise SystemExit("corpus file %s does not parse: %s" % (path, m.group("msg")))
-        if not cid.startswith("W64-") or cid in EXCLUDED:
-            continue
-        found.setdefault((int(m.group("line")), cid), (m.group("sev"), m.group("msg")))
+            raise SystemExit("corpus file %s does not parse: %s" % (path, d["message"]))
+        for file, line, cid, sev, msg in reported_lines(d):
+            if os.path.basename(file) == base and cid.startswith("W64-") and cid not in EXCLUDED:
+                found.setdefault((line, cid), (sev, msg))
     return found
 
 

@@ -20,6 +20,7 @@ Exit codes: 0 done, 2 usage error or hipcc (nvcc with --nvidia) missing,
 import argparse
 import collections
 import concurrent.futures
+import glob
 import json
 import os
 import re
@@ -51,13 +52,13 @@ NVIDIA_ARCH = "sm_90"
 # builtins reject). Measured in docs/corpus.md: about 60% of `-c -o /dev/null`.
 NVCC_CHECK = ["-cuda", "-fdevice-syntax-only", "-o", os.devnull]
 
-RESIDUAL = re.compile(
-    r"\b(?:cuda[A-Z_]\w*|cuda\.h"
-    r"|cu(?:blas|fft|rand|sparse|solver|dnn|Ctx|Mem|Module|Launch|Device|Stream"
-    r"|Event|Func|Graph|Init|DriverGetVersion|Complex|Float|Double"
-    r"|C(?:abs|add|sub|mul|div|real|imag|conj|fma))\w*"
-    r"|(?:CUDA|CU|CUBLAS|CUFFT|CURAND|CUSPARSE)_\w+"
-    r"|CU[a-z]\w*|cub(?=\s*::)|__CUDA_ARCH__|__CUDACC__)\b")
+# A map entry's CUDA name and the rest of its line (flow-style entries).
+MAP_ENTRY = re.compile(r'^- \{cuda: *"?([^",}]+?)"?, *(.*)\}\s*$', re.M)
+MAP_HIP = re.compile(r'(?:^|, *)hip: *"?([^",}]*)"?')
+# Identifiers, qualified or not (cub::BlockReduce, thrust::cuda::par).
+CODE_NAME = re.compile(r"\b[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*")
+INCLUDE_PATH = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.M)
+QUOTED_NAME = re.compile(r"'([^'\s]+)'")
 # A name the benchmark defines itself (a CUDA_CHECK macro, a cudaCheck
 # function) is the user's, not a missed CUDA API.
 USER_DEFINITION = re.compile(
@@ -86,6 +87,9 @@ def parse_args(argv):
                                                            "wave64-dev-truth.json"),
                     help="the wave64 truth score to show the headline of "
                          "(testsuite/checks/truth/score.py writes it)")
+    ap.add_argument("--gpu-results", default=os.path.join(REPO, "testsuite", "results", "corpus",
+                                                          "gpu-dev.json"),
+                    help="gpu_run.py's results, whose headline the summary shows")
     ap.add_argument("--mappings", help="the tool's --mappings (to pin the maps of a frozen tool)")
     ap.add_argument("--hipcc", default="hipcc")
     ap.add_argument("--out", default=os.path.join(REPO, "testsuite", "results", "corpus", "dev.json"))
@@ -235,7 +239,7 @@ def translate(name, args, work):
         tool["log"] = tail(os.path.join(work, name + ".log"))
     report = load_report(report_path)
     record = {"name": name, "tool": tool, "makefileFlags": flags,
-              "files": file_records(report, out_dir),
+              "files": file_records(report, out_dir, args.cuda_names),
               "copiedFiles": sum(f["action"] == "copy" for f in report["files"])}
     record["residual"] = residual_summary(record["files"])
     return record
@@ -253,12 +257,12 @@ def load_report(path):
         return {"files": [], "diagnostics": []}
 
 
-def file_records(report, out_dir):
+def file_records(report, out_dir, cuda_names):
     wave64 = collections.Counter(d["file"] for d in report["diagnostics"]
                                  if d["id"].startswith(("W64-", "CU2DCU-W64")))
     records = [file_record(f, wave64[f["path"]]) for f in report["files"]
                if f["action"] == "translate"]
-    counts = residual_counts(records, out_dir)
+    counts = residual_counts(records, out_dir, cuda_names, reported_names(report))
     for r in records:
         r["residual"] = counts.get(r["path"], {})
     return sorted(records, key=lambda r: r["path"])
@@ -287,17 +291,56 @@ def code_text(text):
     return LITERAL_OR_COMMENT.sub(keep, text)
 
 
-def residual_counts(records, out_dir):
-    """Per translated file: CUDA identifiers left in its output, except names
-    the benchmark defines itself."""
+def map_cuda_names(mappings_dir):
+    """The CUDA names the maps translate, shim or report: every entry except
+    those HIP spells the same (__ldg, thrust::), which stay as they are."""
+    names = set()
+    for path in sorted(glob.glob(os.path.join(mappings_dir, "*.yaml"))):
+        for cuda, rest in MAP_ENTRY.findall(read_text(path)):
+            hip = MAP_HIP.search(rest)
+            if not hip or hip.group(1) != cuda:
+                names.add(cuda)
+    return names
+
+
+def names_in(code):
+    """Each identifier of code, and each namespace prefix of a qualified name
+    (thrust::cuda::par gives thrust::, thrust::cuda:: and par), as the maps
+    spell them."""
+    names = []
+    for qualified in CODE_NAME.findall(code):
+        parts = [p.strip() for p in qualified.split("::")]
+        names += ["::".join(parts[:i]) + "::" for i in range(1, len(parts))] + [parts[-1]]
+    return names
+
+
+def reported_names(report):
+    """Per file, the names its findings quote: a name left in the output on
+    purpose (unsupported on the target, a kept __CUDA_ARCH__ comparison) is
+    reported, not missed."""
+    names = collections.defaultdict(set)
+    for d in report["diagnostics"]:
+        names[d["file"]].update(QUOTED_NAME.findall(d.get("message", "")))
+    return names
+
+
+def residual_counts(records, out_dir, cuda_names, reported):
+    """Per translated file: CUDA names (of the maps) left in its output code
+    or #include lines that no finding of the file reports, except names the
+    benchmark defines itself."""
     texts = {}
     for r in records:
         path = os.path.join(out_dir, r["path"])
         if os.path.isfile(path):
             texts[r["path"]] = code_text(read_text(path))
     user = {a or b for t in texts.values() for a, b in USER_DEFINITION.findall(t)}
-    return {p: dict(collections.Counter(n for n in RESIDUAL.findall(t) if n not in user))
-            for p, t in texts.items()}
+    counts = {}
+    for path, text in texts.items():
+        used = names_in(INCLUDE_PATH.sub("", text)) + INCLUDE_PATH.findall(text)
+        left = (n for n in used if n in cuda_names and n not in user
+                and n not in reported.get(path, ()))
+        counts[path] = dict(collections.Counter(left))
+    return counts
 
 
 def residual_summary(files):
@@ -561,6 +604,16 @@ def wave64_truth_headline(path):
             "truthLines": score["recall"]["all"]["truth"]}
 
 
+def gpu_headline(path):
+    """The summary of gpu_run.py (originals and translations run on an NVIDIA
+    GPU, outputs compared), when that run exists."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)["summary"]
+    except OSError:
+        return None
+
+
 def markdown(summary):
     """The summary table, then the most common fallback reasons and errors."""
     text = table(["metric", "value"], summary_rows(summary))
@@ -599,6 +652,13 @@ def summary_rows(summary):
         rows.append(("wave64 vs mined truth (%d lines): recall core / all, precision" %
                      truth["truthLines"], "%.1f%% / %.1f%%, %.1f%%" % (
                          100 * truth["coreRecall"], 100 * truth["allRecall"], 100 * truth["precision"])))
+    gpu = summary.get("gpuRun")
+    if gpu:
+        rows.append(("GPU run (sm_%s): translations whose output matches the CUDA original, of "
+                     "originals that run" % gpu.get("sm", "90"),
+                     "%d / %d (%s)" % (gpu["same"], gpu["cudaRuns"],
+                                       fmt_pct(100 * gpu["sameShare"] if gpu["sameShare"] is not None
+                                               else None))))
     c = summary["compile"]
     if c:
         rows += [("translated TUs compiling", "%d / %d" % (c["translatedUnitsOk"], c["translatedUnits"])),
@@ -705,6 +765,7 @@ def write_outputs(document, table, args):
 def main(argv=None):
     args = parse_args(argv)
     check_inputs(args)
+    args.cuda_names = map_cuda_names(args.mappings or os.path.join(REPO, "mappings"))
     names = benchmark_names(args.corpus, args.only, args.limit)
     with tempfile.TemporaryDirectory(prefix="cu2dcu-corpus-") as tmp:
         work = os.path.abspath(args.work) if args.work else tmp
@@ -714,6 +775,7 @@ def main(argv=None):
             run_compiles(records, args, work)
     summary = summarize(records, not args.no_compile, args.nvidia)
     summary["wave64Truth"] = wave64_truth_headline(args.wave64_score)
+    summary["gpuRun"] = gpu_headline(args.gpu_results)
     write_outputs({"summary": summary, "benchmarks": records}, markdown(summary), args)
     return 0
 

@@ -1,4 +1,4 @@
-// CUB -> hipCUB: header and namespace (hipCUB is not packaged for Debian).
+// CUB -> hipCUB: header and namespace (compiled against hipCUB 6.4 by the hip64 step).
 #include <cub/block/block_reduce.cuh>
 
 __global__ void blockSum(const float *in, float *out) {

@@ -1,4 +1,4 @@
-// cuBLAS -> hipBLAS (hipBLAS is not packaged for Debian: the hipcc step is skipped there).
+// cuBLAS -> hipBLAS (HIP 5.2 here has no hipBLAS: the hip64 step compiles it against hipBLAS 6.4).
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 

@@ -14,14 +14,20 @@ Beside the input CASE (any extension) lie:
   CASE.args         extra cu2dcu arguments, one line, shell-split (optional)
   CASE.nohipcc      marks a case whose output is not meant to compile with hipcc
   CASE.requires     HIP headers the output needs, one per line (e.g. hipblas/hipblas.h)
+  CASE.expected-hip64  expected text for --hip-version 6.4 where it differs
+                    from CASE.expected (optional)
 --step translate compares the output and the findings (--no-findings: the
 output only); --step hipcc checks that the output passes
 `hipcc --offload-arch=gfx906 -fsyntax-only`; --step nvcc that it passes the
 front ends of HIP's NVIDIA path (nvcc -arch=sm_90 with the compat headers of
 --hip-nvidia-include); --step all (default) does the first two.
+--step hip64 is the HIP 6.4 toolchain profile: the case translated with
+--hip-version 6.4 must equal CASE.expected-hip64 (else CASE.expected) and pass
+clang++-22's HIP syntax check against the HIP 6.4 tree of
+scripts/fetch-hip64.sh (--hip64-prefix), every library included.
 Prints a unified diff on mismatch. Exit 0 pass, 1 fail, 77 skipped
 (testsuite/lib/verdict.py): a missing required header skips the hipcc step,
-and so does a missing hipcc, except under CI, where that fails.
+and so does a missing hipcc or HIP 6.4 tree, except under CI, where that fails.
 """
 import argparse, collections, difflib, json, os, shlex, shutil, subprocess, sys, tempfile
 from verdict import finish, in_ci, missing_hipcc
@@ -59,10 +65,10 @@ def finding(d, base):
     return "%s%d:%d %s %s" % (where, d["line"], d["column"], d["severity"], d["id"])
 
 
-def check_output(case, out, failures):
-    got, want = read(out), read(case + ".expected")
+def check_output(case, out, failures, expected=".expected"):
+    got, want = read(out), read(case + expected)
     if got != want:
-        failures.append("output differs from %s.expected:\n%s" % (case, "".join(
+        failures.append("output differs from %s%s:\n%s" % (case, expected, "".join(
             difflib.unified_diff(want.splitlines(True), got.splitlines(True),
                                  "expected", "actual"))))
 
@@ -129,6 +135,53 @@ def check_nvcc(case, out, nvcc, compat, failures):
     return None
 
 
+# clang 22 removed __AMDGCN_WAVEFRONT_SIZE, which the HIP 6.4 headers still
+# use; HIP 6.x declares the *_sync warp functions only with
+# HIP_ENABLE_WARP_SYNC_BUILTINS (cu2dcu's W64-WARP-SYNC finding says so).
+HIP64_FLAGS = ["-x", "hip", "--offload-arch=gfx906", "-std=c++17", "-fsyntax-only", "-nogpulib",
+               "-D__AMDGCN_WAVEFRONT_SIZE=64", "-DHIP_ENABLE_WARP_SYNC_BUILTINS", "-w"]
+
+
+def hip64_args(extra):
+    """The case's cu2dcu arguments with the target set to HIP 6.4."""
+    kept = [a for i, a in enumerate(extra) if not a.startswith("--hip-version")
+            and not (i > 0 and extra[i - 1] == "--hip-version")]
+    return kept + ["--hip-version=6.4"]
+
+
+def check_hip64(case, out, prefix, clang, failures):
+    """The HIP 6.4 profile's syntax check; returns why it was left out, or None."""
+    usr = os.path.join(prefix, "usr")
+    missing = [what for what, ok in (
+        ("clang++-22", shutil.which(clang)),
+        ("the HIP 6.4 tree %s (scripts/fetch-hip64.sh)" % prefix,
+         os.path.isfile(os.path.join(usr, "include", "hip", "hip_version.h")))) if not ok]
+    if missing:
+        if in_ci():
+            failures.append("%s missing" % " and ".join(missing))
+        return "%s missing (HIP 6.4 profile)" % " and ".join(missing)
+    absent = [h for h in entries(case + ".requires")
+              if not os.path.exists(os.path.join(usr, "include", h))]
+    if absent:
+        failures.append("the HIP 6.4 tree lacks %s" % ", ".join(absent))
+        return None
+    src, _ = compile_input(case, out)
+    p = subprocess.run([clang] + HIP64_FLAGS + ["--hip-path=" + usr, "-isystem",
+                                                os.path.join(usr, "include"), "-I",
+                                                os.path.dirname(os.path.abspath(case)), src],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        failures.append("clang++-22 with HIP 6.4 rejects the output:\n" + p.stderr[-3000:])
+    return None
+
+
+def hip64_step(a, extra, tmp, failures):
+    out, _ = translate(a.tool, a.case, hip64_args(extra), tmp)
+    check_output(a.case, out, failures,
+                 ".expected-hip64" if os.path.exists(a.case + ".expected-hip64") else ".expected")
+    return check_hip64(a.case, out, a.hip64_prefix, a.clang, failures)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
@@ -137,13 +190,19 @@ def main():
     ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
     ap.add_argument("--hip-nvidia-include", default="build/hip-nvidia-include",
                     help="the compat headers of scripts/hip-nvidia/make-compat-headers.py")
-    ap.add_argument("--step", choices=["translate", "hipcc", "nvcc", "all"], default="all")
+    ap.add_argument("--hip64-prefix", default=os.environ.get("CU2DCU_HIP64_PREFIX", "build/hip-6.4"),
+                    help="the HIP 6.4 tree of scripts/fetch-hip64.sh")
+    ap.add_argument("--clang", default="clang++-22")
+    ap.add_argument("--step", choices=["translate", "hipcc", "nvcc", "hip64", "all"],
+                    default="all")
     ap.add_argument("--no-findings", action="store_true",
                     help="translate step: compare the output only (no CASE.findings)")
     a = ap.parse_args()
     extra = shlex.split(read(a.case + ".args")) if os.path.exists(a.case + ".args") else []
     failures, skipped = [], None
     with tempfile.TemporaryDirectory() as tmp:
+        if a.step == "hip64":
+            return finish(failures, a.case, hip64_step(a, extra, tmp, failures))
         out, report = translate(a.tool, a.case, extra, tmp)
         if a.step != "hipcc":
             check_output(a.case, out, failures)

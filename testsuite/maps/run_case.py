@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Run the map verifier on one test map and check its verdict.
 
-    run_case.py MAP EXPECTED_EXIT [REGEX ...]
+    run_case.py [--VERIFY-OPTION ...] MAP EXPECTED_EXIT [REGEX ...]
 
-Every REGEX must match a line of the verifier's output.  Prints
+Leading options go to the verifier.  Every REGEX must match a line of the
+verifier's output.  Prints
 '1 passed, 0 failed' or '0 passed, 1 failed'.
 """
 import os
@@ -16,10 +17,13 @@ VERIFY = os.path.join(HERE, "..", "..", "mappings", "tools", "verify.py")
 
 
 def main():
-    mapfile, want_rc, patterns = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    args = sys.argv[1:]
+    n = next((i for i, a in enumerate(args) if not a.startswith("--")), len(args))
+    options, args = args[:n], args[n:]
+    mapfile, want_rc, patterns = args[0], int(args[1]), args[2:]
     if not os.path.isabs(mapfile):
         mapfile = os.path.join(HERE, "cases", mapfile)
-    p = subprocess.run([sys.executable, VERIFY, "--maps", mapfile], stdout=subprocess.PIPE,
+    p = subprocess.run([sys.executable, VERIFY, "--maps", mapfile] + options, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     problems = []
     if p.returncode != want_rc:

@@ -7,10 +7,11 @@ outside the file, logs no console error, and its filters and details work.
 
 Prints "skipped: chromium not installed" and exits 77 when there is no
 chromium; CTest counts that as skipped (SKIP_RETURN_CODE). --screenshot only
-writes a picture of the report of --input (default: samples-cuda, translated
-with the shipped maps) with its first finding opened.
+writes a picture of the whole report of --input (default: samples-cuda,
+translated with the shipped maps) with its first definition that has uses
+folded under it (else its first finding) opened.
 """
-import argparse, json, os, subprocess, sys, tempfile
+import argparse, collections, json, os, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -157,6 +158,92 @@ def test_fixture(browser, fixture, tmp):
     print("fixture report: fixes shown before/after")
 
 
+DEFINITIONS = os.path.join(REPO, "testsuite", "checks", "cases", "definition-sites.cu")
+
+
+def test_review(browser, tool, tmp):
+    """What a reviewer works through: wave64 findings first, a definition with
+    its uses folded under it, counts by check and file, baseline states and
+    fixes. Input: the definition-sites case as z.cu after the test tree's
+    main.cu as a.cu (translator findings in the file that sorts first), with a
+    baseline that accepts one finding."""
+    project = os.path.join(tmp, "review")
+    os.makedirs(project)
+    for source, name in ((DEFINITIONS, "z.cu"), (os.path.join(HERE, "tree", "src", "main.cu"), "a.cu")):
+        with open(source, encoding="utf-8") as f, open(os.path.join(project, name), "w") as g:
+            g.write(f.read())
+    js, html, base = (os.path.join(tmp, n) for n in ("d.json", "d.html", "base.json"))
+    first = reportlib.run_tool(tool, [project, "--dry-run", "--fail-on=never",
+                                      "--write-baseline", base, "--json", js])
+    if not check(first.returncode == 0, "cu2dcu failed: " + first.stderr):
+        return
+    # Accept the first finding only: it is known, the others new.
+    entries = json.load(open(base))
+    known_print = json.load(open(js))["diagnostics"][0]["fingerprint"]
+    entries["findings"] = [e for e in entries["findings"] if e["fingerprint"] == known_print]
+    json.dump(entries, open(base, "w"))
+    p = reportlib.run_tool(tool, [project, "--dry-run", "--fail-on=never", "--baseline", base,
+                                  "--html", html, "--json", js])
+    if not check(p.returncode == 0, "cu2dcu failed: " + p.stderr):
+        return
+    diags = json.load(open(js))["diagnostics"]
+    page = browser.open("file://" + html)
+    check(page.errors == [], "review: console errors: %s" % page.errors)
+    order = page.evaluate("Array.from(document.querySelectorAll('tbody.finding'))"
+                          ".map(t => t.dataset.check)")
+    wave64 = [d for d in diags if d["id"].startswith("W64-")]
+    check(0 < len(wave64) < len(diags) and not diags[0]["id"].startswith("W64-"),
+          "the input has translator findings before the wave64 ones")
+    check(all(c.startswith("W64-") for c in order[:len(wave64)]) and
+          not any(c.startswith("W64-") for c in order[len(wave64):]),
+          "wave64 findings come first: %s" % order)
+    groups = page.evaluate("Array.from(document.querySelectorAll('tbody.group th'))"
+                           ".map(e => e.textContent)")
+    check(groups[:1] == ["Wavefront-64 findings (%d)" % len(wave64)], "group headers: %s" % groups)
+    # Each definition: its uses badge and its folded uses, as in the JSON report.
+    for i, d in enumerate(diags, 1):
+        uses = sum(1 for r in d["related"] if r["id"])
+        badge = page.evaluate("(document.querySelector('#finding-%d .uses')||{}).textContent" % i)
+        items = page.evaluate("document.querySelectorAll('#finding-%d ul.related li').length" % i)
+        want = None if not uses else "%d use%s" % (uses, "" if uses == 1 else "s")
+        check(badge == want and items == len(d["related"]),
+              "finding %d: badge %r and %d related, want %r and %d" % (
+                  i, badge, items, want, len(d["related"])))
+    check(sum(len(d["related"]) for d in diags) > 0, "the case has folded uses")
+    # Baseline states, as in the JSON report.
+    states = [page.evaluate("document.querySelector('#finding-%d .%s') !== null" % (i, badge))
+              for i in range(1, len(diags) + 1) for badge in ("new", "known")]
+    want = [d["baseline"] == state for d in diags for state in ("new", "unchanged")]
+    check(states == want and want.count(True) == len(diags) and
+          sum(d["baseline"] == "unchanged" for d in diags) == 1,
+          "baseline badges %s, want %s" % (states, want))
+    # What --fix-wave64 would change: the fix text per finding, and a filter.
+    fixes = page.evaluate("Array.from(document.querySelectorAll('tbody.finding .fixtext'))"
+                          ".map(e => e.textContent)")
+    want_fixes = ["fix: " + d["fixes"][0]["replacement"] for d in diags if d["fixes"]]
+    check(sorted(fixes) == sorted(want_fixes) and fixes, "fix badges %s, want %s" % (
+        fixes, want_fixes))
+    page.evaluate("(function(){var e=document.getElementById('f-fix'); e.checked=true;"
+                  "e.dispatchEvent(new Event('change'));})()")
+    check(visible_rows(page) == len(want_fixes), "'with a fix' shows %d rows, want %d" % (
+        visible_rows(page), len(want_fixes)))
+    page.evaluate("(function(){var e=document.getElementById('f-fix'); e.checked=false;"
+                  "e.dispatchEvent(new Event('change'));})()")
+    # Counts by check and by file; a file link filters the table.
+    per_check = page.evaluate("Array.from(document.querySelectorAll('#counts-check tbody tr'))"
+                              ".map(r => [r.cells[0].textContent, +r.cells[1].textContent])")
+    want_checks = collections.Counter(d["id"] for d in diags)
+    check(dict(per_check) == dict(want_checks), "counts by check %s, want %s" % (
+        per_check, dict(want_checks)))
+    check(per_check and per_check[0][0].startswith("W64-"), "wave64 checks counted first")
+    page.evaluate("document.querySelector('#counts-file [data-filter-file=\"z.cu\"]').click()")
+    in_z = sum(1 for d in diags if d["file"] == "z.cu")
+    check(visible_rows(page) == in_z, "the file link shows the file's %d findings, got %d" % (
+        in_z, visible_rows(page)))
+    print("review report: %d findings, %d wave64 first, uses folded, baseline and fixes shown" % (
+        len(diags), len(wave64)))
+
+
 def screenshot(browser, tool, tmp, input_dir, path):
     html = os.path.join(tmp, "report.html")
     args = [os.path.relpath(input_dir, REPO), "--dry-run", "--fail-on=never", "--html", html]
@@ -168,8 +255,11 @@ def screenshot(browser, tool, tmp, input_dir, path):
         print("cu2dcu failed:", p.stderr)
         return 1
     page = browser.open("file://" + html)
-    page.evaluate("(function(){var r=document.querySelector('tbody.finding tr.row'); if(r) r.click();})()")
-    page.screenshot(path)
+    # The first definition with uses folded under it (else the first finding), opened.
+    page.evaluate("(function(){var u=document.querySelector('tbody.finding .uses');"
+                  "var r=u ? u.closest('tbody').querySelector('tr.row')"
+                  " : document.querySelector('tbody.finding tr.row'); if(r) r.click();})()")
+    page.screenshot(path, full_page=True)
     print("wrote", path, "errors:", page.errors)
     return 0 if not page.errors else 1
 
@@ -191,6 +281,7 @@ def main():
             return screenshot(browser, a.tool, tmp, os.path.abspath(a.input),
                               os.path.abspath(a.screenshot))
         test_tree(browser, a.tool, tmp)
+        test_review(browser, a.tool, tmp)
         if a.fixture:
             test_fixture(browser, a.fixture, tmp)
     for f in failures:

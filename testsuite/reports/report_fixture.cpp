@@ -106,6 +106,11 @@ int main(int Argc, char **Argv) {
   Outside.Column = 5;
   Outside.Offset = 300;
   Outside.Message = "'cudaFancy' looks like a CUDA API but no map entry covers it; left unchanged";
+  // Related locations: a use folded into a finding, and a definition (no id).
+  Width.Related.push_back({"src/legacy.cu", 2, 12, At("cudaDeviceReset"), "W64-FIXTURE-WIDTH",
+                           "a use of the constant"});
+  Outside.Related.push_back(
+      {"src/warp.cu", Mask.Line, Mask.Column, Mask.Offset, "", "the constant is defined here"});
   Run.Diagnostics = {Fallback, Mask, Width, Outside};
   std::sort(Run.Diagnostics.begin(), Run.Diagnostics.end());
   Run.Seconds = 0.25;

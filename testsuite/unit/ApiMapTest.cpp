@@ -50,6 +50,28 @@ entries:
   EXPECT_EQ(Map.lookupHeader("cuda_runtime.h")->Hip, "hip/hip_runtime.h");
 }
 
+TEST_F(ApiMapTest, UnsupportedBeforeHipSinceIsSupportedFromIt) {
+  // An API only newer HIP declares: unsupported for older targets (the use
+  // is kept and reported), translated for targets that have it.
+  const std::string Text = R"(family: runtime
+entries:
+  - {cuda: cudaX, hip: hipX, kind: function, status: unsupported, reason: "HIP 6.4", hip_since: "6.4"}
+  - {cuda: cudaY, hip: hipY, kind: function, status: unsupported, reason: "no hip_since"}
+)";
+  std::string Path = write("newer.yaml", Text);
+  for (auto [Target, Supported] : {std::pair{HipVersion{5, 2}, false}, {HipVersion{6, 3}, false},
+                                   {HipVersion{6, 4}, true}, {HipVersion{7, 0}, true}}) {
+    ApiMap M;
+    M.setTargetHip(Target);
+    EXPECT_FALSE(M.loadFile(Path)); // cudaY: a 'hip' name without hip_since
+    ASSERT_EQ(M.issues().size(), 1u);
+    EXPECT_NE(M.issues()[0].Message.find("needs a 'hip_since'"), std::string::npos);
+    ASSERT_NE(M.lookup("cudaX"), nullptr);
+    EXPECT_EQ(M.lookup("cudaX")->isSupported(), Supported) << Target.str();
+    EXPECT_EQ(M.lookup("cudaX")->Hip, "hipX");
+  }
+}
+
 TEST_F(ApiMapTest, SyntaxErrorReportsFileLineAndColumn) {
   // yaml-cpp marks where it noticed the problem: the end of the open flow map.
   std::string Path = write("broken.yaml", "family: runtime\nentries:\n  - {cuda: a, hip: b");

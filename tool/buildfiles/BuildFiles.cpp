@@ -1,6 +1,7 @@
 #include "buildfiles/BuildFiles.h"
 
 #include "buildfiles/CMakeTranslator.h"
+#include "buildfiles/CompileDatabase.h"
 #include "buildfiles/MakefileTranslator.h"
 
 namespace cu2dcu {
@@ -11,15 +12,23 @@ std::optional<BuildFileKind> classifyBuildFile(llvm::StringRef Path) {
     return BuildFileKind::Makefile;
   if (Name == "CMakeLists.txt" || Name.ends_with(".cmake"))
     return BuildFileKind::CMake;
+  if (Name == "compile_commands.json")
+    return BuildFileKind::CompileDatabase;
   return std::nullopt;
 }
 
 BuildTranslation translateBuildFile(BuildFileKind Kind, llvm::StringRef Text,
                                     llvm::StringRef DisplayPath, const BuildFlagMap &Map,
                                     const BuildOptions &Opts) {
-  if (Kind == BuildFileKind::Makefile)
+  switch (Kind) {
+  case BuildFileKind::Makefile:
     return translateMakefile(Text, DisplayPath, Map, Opts);
-  return translateCMake(Text, DisplayPath, Map, Opts);
+  case BuildFileKind::CMake:
+    return translateCMake(Text, DisplayPath, Map, Opts);
+  case BuildFileKind::CompileDatabase:
+    return translateCompileDatabase(Text, DisplayPath, Map, Opts);
+  }
+  return {};
 }
 
 } // namespace cu2dcu

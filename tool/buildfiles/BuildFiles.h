@@ -13,7 +13,8 @@
 namespace cu2dcu {
 
 /// Makefile, makefile, GNUmakefile, *.mk -> Makefile; CMakeLists.txt,
-/// *.cmake -> CMake; anything else -> none.
+/// *.cmake -> CMake; compile_commands.json -> CompileDatabase; anything
+/// else -> none.
 std::optional<BuildFileKind> classifyBuildFile(llvm::StringRef Path);
 
 /// Translates one build file's text. DisplayPath names it in the findings.

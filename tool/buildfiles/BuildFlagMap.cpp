@@ -80,7 +80,9 @@ private:
         {"library_commands", &Map.LibraryCommands}, {"library_keywords", &Map.LibraryKeywords},
         {"source_commands", &Map.SourceCommands},
         {"cuda_source_extensions", &Map.CudaSourceExtensions},
-        {"link_requires", &Map.LinkRequires}};
+        {"link_requires", &Map.LinkRequires},
+        {"input_path_flags", &Map.InputPathFlags},
+        {"output_path_flags", &Map.OutputPathFlags}};
     auto It = Lists.find(Key);
     return It == Lists.end() ? nullptr : It->second;
   }

@@ -77,6 +77,11 @@ public:
   const std::vector<PathFlagRule> &pathFlags() const { return PathFlags; }
   const std::vector<std::string> &linkRequires() const { return LinkRequires; }
 
+  // compile_commands.json: the options whose value is a path the command
+  // reads (-I) or writes (-o)
+  const std::vector<std::string> &inputPathFlags() const { return InputPathFlags; }
+  const std::vector<std::string> &outputPathFlags() const { return OutputPathFlags; }
+
   // CMake
   const NameRule *language(const std::string &N) const { return find(Languages, N); }
   const NameRule *variable(const std::string &N) const { return find(Variables, N); }
@@ -110,7 +115,7 @@ private:
   std::vector<std::string> ToolkitVariables, ToolkitPrefixes;
   std::vector<PathFlagRule> PathFlags;
   std::vector<std::string> FlagCommands, FlagKeywords, LibraryCommands, LibraryKeywords,
-      SourceCommands, CudaSourceExtensions, LinkRequires;
+      SourceCommands, CudaSourceExtensions, LinkRequires, InputPathFlags, OutputPathFlags;
   std::vector<MapLoadIssue> Issues;
 };
 

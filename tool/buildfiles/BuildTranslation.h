@@ -8,7 +8,7 @@
 
 namespace cu2dcu {
 
-enum class BuildFileKind { Makefile, CMake };
+enum class BuildFileKind { Makefile, CMake, CompileDatabase };
 
 /// The check id of every build-file finding.
 inline constexpr const char *BuildCheckId = "CU2DCU-BUILD";
@@ -16,6 +16,12 @@ inline constexpr const char *BuildCheckId = "CU2DCU-BUILD";
 struct BuildOptions {
   /// AMD GPU targets the output builds for (--offload-arch, repeatable).
   std::vector<std::string> OffloadArchs{"gfx906"};
+  /// Where the tree is written: a compile database's paths under InputRoot
+  /// move under OutputRoot (empty: they stay where they are).
+  std::string InputRoot, OutputRoot;
+  /// The folder of the file being translated: a compile database's relative
+  /// "directory" is relative to it (the driver sets it per file).
+  std::string Folder;
 };
 
 struct BuildTranslation {

@@ -189,6 +189,8 @@ private:
       translateProperties(C, Name);
     if (Name == "set")
       translateSetValue(C);
+    if (Name == "list")
+      translateListAppend(C);
     translateFlagArguments(C, Name);
     translateLibraryArguments(C, Name);
     translateKeywordValues(C, Name);
@@ -399,6 +401,46 @@ private:
       replaceArgs(C, 1, End - 1, {archList()});
     if (V->Value == "nvcc-flags")
       translateFlagArgs(C, 1, End);
+    if (V->Value == "nvcc-flag-list" && End > 1)
+      replaceArgs(C, 1, End - 1, {quotedFlags(C, 1, End, "")});
+  }
+
+  /// list(APPEND <nvcc flag list> a b) -> string(APPEND <HIP flags> " a b").
+  void translateListAppend(const CMakeCommand &C) {
+    const NameRule *V = C.Args.size() > 2 ? Map.variable(C.Args[1].Value) : nullptr;
+    if (!V || V->Value != "nvcc-flag-list" || C.Args[0].Value != "APPEND")
+      return;
+    replace(C.NameBegin, C.NameBegin + C.Name.size(), "string");
+    replaceArgs(C, 2, C.Args.size() - 2, {quotedFlags(C, 2, C.Args.size(), " ")});
+  }
+
+  /// FindCUDA's CUDA_NVCC_FLAGS is a list, each element one nvcc argument;
+  /// CMAKE_HIP_FLAGS is one string of blank-separated flags. The elements of
+  /// args [First, End) (unquoted ones split at ';', quoted ones at blanks)
+  /// translated and joined into one quoted string, after Lead.
+  std::string quotedFlags(const CMakeCommand &C, size_t First, size_t End, const char *Lead) {
+    std::vector<std::string> Words;
+    for (size_t I = First; I < End; ++I) {
+      // A quoted argument's escapes stay as written; an unquoted one's
+      // quotes and backslashes are escaped for the quoted string.
+      const bool Unquoted = C.Args[I].K == CMakeArgument::Unquoted;
+      llvm::SmallVector<llvm::StringRef, 8> Parts;
+      llvm::StringRef(C.Args[I].Value).split(Parts, Unquoted ? ';' : ' ', -1, false);
+      for (llvm::StringRef P : Parts) {
+        std::string Word;
+        for (char Ch : P.trim()) {
+          if (Unquoted && (Ch == '"' || Ch == '\\'))
+            Word += '\\';
+          Word += Ch;
+        }
+        Words.push_back(renameReferences(Word));
+      }
+    }
+    bool ArchDone = true; // CMake takes the targets from *_HIP_ARCHITECTURES
+    WordTranslation T = Flags.translate(Words, ArchDone);
+    for (const WordNote &N : T.Notes)
+      report(C.Args[First].Begin, N.Level, N.Message);
+    return "\"" + std::string(Lead) + llvm::join(applyWordTranslation(Words, T), " ") + "\"";
   }
 
   void translateFlagArguments(const CMakeCommand &C, const std::string &Name) {

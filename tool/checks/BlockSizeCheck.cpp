@@ -1,7 +1,8 @@
 // W64-BLOCK-SIZE: kernel launches whose block size is a constant that is not
 // a multiple of 64. The hardware schedules whole 64-lane wavefronts, so the
 // last wavefront of such a block runs with idle lanes (a block of 32 threads
-// leaves half of its only wavefront empty). A performance note.
+// leaves half of its only wavefront empty). A performance note. A block size
+// built from a warp-size constant is folded into that constant's definition.
 #include "checks/CheckSupport.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -36,8 +37,8 @@ public:
     const FunctionFlow &Flow = analysis().flowAt(Launch, Ctx);
     const Expr *Block = Config->getArg(1);
     auto Threads = threadsOf(Block, Flow, Ctx, 0);
-    if (!Threads || *Threads == 0 || *Threads % 64 == 0)
-      return;
+    if (!Threads || *Threads <= 1 || *Threads % 64 == 0)
+      return; // <<<1, 1>>>: serial code, no wavefront to fill
     uint64_t N = *Threads, Waves = (N + 63) / 64, Idle = Waves * 64 - N;
     std::string Message = "block of " + std::to_string(N) + " threads is not a multiple of 64: " +
                           (N < 64 ? "it fills " + std::to_string(N) + " of the 64 lanes of its "
@@ -50,10 +51,23 @@ public:
     SourceLocation At = Block->getBeginLoc();
     if (At.isInvalid())
       At = Launch->getBeginLoc();
-    report(At, Severity::Note, Message);
+    // <<<g, WARP_SIZE * 3>>>: the shape follows the constant's definition.
+    auto Named = warpSizeIn(Block, Ctx);
+    report(At, Severity::Note, Message, {}, Named ? Named->DefinitionLoc : SourceLocation());
   }
 
 private:
+  /// The named warp-size constant (WARP_SIZE, 32) a block size is built from.
+  std::optional<WarpConstant> warpSizeIn(const Expr *E, ASTContext &Ctx) {
+    if (auto C = analysis().warpConstant(E, Ctx, {32}); C && C->Named)
+      return C;
+    for (const Stmt *Child : E->children())
+      if (const auto *Sub = dyn_cast_or_null<Expr>(Child))
+        if (auto C = warpSizeIn(Sub, Ctx))
+          return C;
+    return std::nullopt;
+  }
+
   std::optional<uint64_t> threadsOf(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx,
                                     int Depth) {
     if (!E || Depth > 8)

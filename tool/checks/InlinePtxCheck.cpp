@@ -1,10 +1,16 @@
 // W64-INLINE-PTX: inline PTX (asm / asm volatile in device code) does not
 // assemble for AMD GPUs. The finding names the HIP replacement of the PTX
 // idioms it recognises (%laneid -> __lane_id(), %lanemask_lt ->
-// __lanemask_lt(), shfl.sync -> __shfl*, ...).
+// __lanemask_lt(), shfl.sync -> __shfl*, ...). PTX in a branch only NVIDIA
+// compiles take (#if defined(__PTX__) ... #else portable code #endif) is
+// left alone: the DCU compile never sees it.
 #include "checks/CheckSupport.h"
 
+#include "lexical/RawTokens.h"
+
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Regex.h"
 
 #include <cstring>
 #include <regex>
@@ -78,6 +84,54 @@ bool looksLikePtx(const std::string &Asm) {
   return false;
 }
 
+/// The branches of #if / #ifdef / #elif whose condition is a single macro
+/// that only NVIDIA compiles define and that the translation keeps as written
+/// (__PTX__, __NVPTX__, __HIP_PLATFORM_NVIDIA__): the AMD compile never sees
+/// their code. One pass over the file's raw tokens.
+std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text) {
+  static const llvm::Regex NvidiaOnly("^__(PTX|NVPTX|HIP_PLATFORM_NVIDIA|HIP_PLATFORM_NVCC)__$");
+  std::vector<RawToken> T = lexRaw(Text, 0, Text.size());
+  struct Open {
+    bool Nvidia;
+    unsigned Begin;
+  };
+  std::vector<Open> Stack;
+  std::vector<ByteRange> Ranges;
+  auto Close = [&](unsigned At) {
+    if (!Stack.empty() && Stack.back().Nvidia)
+      Ranges.push_back({Stack.back().Begin, At});
+  };
+  for (size_t I = 0; I + 1 < T.size(); ++I) {
+    if (T[I].Kind != tok::hash || !T[I].StartsLine)
+      continue;
+    std::string Directive = cleanSpelling(Text, T[I + 1]);
+    // The condition's identifiers other than 'defined', up to the line's end.
+    std::vector<std::string> Names;
+    bool Plain = true;
+    size_t End = I + 2;
+    for (; End < T.size() && !T[End].StartsLine; ++End) {
+      std::string S = cleanSpelling(Text, T[End]);
+      if (T[End].Kind == tok::raw_identifier && S != "defined")
+        Names.push_back(S);
+      else if (T[End].Kind != tok::l_paren && T[End].Kind != tok::r_paren && S != "defined")
+        Plain = false;
+    }
+    bool Nvidia = Plain && Names.size() == 1 && NvidiaOnly.match(Names[0]) &&
+                  Directive != "ifndef";
+    unsigned LineEnd = End < T.size() ? T[End].Offset : Text.size();
+    if (Directive == "if" || Directive == "ifdef" || Directive == "ifndef") {
+      Stack.push_back({Nvidia, LineEnd});
+    } else if ((Directive == "elif" || Directive == "else") && !Stack.empty()) {
+      Close(T[I].Offset);
+      Stack.back() = {Directive == "elif" && Nvidia, LineEnd};
+    } else if (Directive == "endif" && !Stack.empty()) {
+      Close(T[I].Offset);
+      Stack.pop_back();
+    }
+  }
+  return Ranges;
+}
+
 class InlinePtxCheck : public Wave64Check {
 public:
   using Wave64Check::Wave64Check;
@@ -101,6 +155,8 @@ public:
     if (!isDeviceFunction(F) && !looksLikePtx(Text))
       return; // host assembly
     const SourceManager &SM = Ctx.getSourceManager();
+    if (forNvidiaOnly(SM.getSpellingLoc(Asm->getAsmLoc()), SM))
+      return; // #if defined(__PTX__) asm(...) #else portable code #endif
 
     std::vector<std::string> Uses;
     std::string Lower = Text;
@@ -144,6 +200,18 @@ public:
                                  "read " + Hip + " instead", false));
     }
     report(Asm->getAsmLoc(), Severity::Error, Message, std::move(Fixes));
+  }
+
+private:
+  llvm::DenseMap<FileID, std::vector<ByteRange>> NvidiaOnly; // per file, on first use
+
+  bool forNvidiaOnly(SourceLocation Loc, const SourceManager &SM) {
+    auto [File, Offset] = SM.getDecomposedLoc(Loc);
+    auto It = NvidiaOnly.find(File);
+    if (It == NvidiaOnly.end())
+      It = NvidiaOnly.try_emplace(File, nvidiaOnlyBranches(context().textOf(File))).first;
+    return llvm::any_of(It->second,
+                        [&](const ByteRange &R) { return Offset >= R.Begin && Offset < R.End; });
   }
 };
 

@@ -33,8 +33,9 @@ public:
     if (!B || !inTranslatedCode(context(), B->getOperatorLoc()))
       return;
     const FunctionDecl *F = checkedFunction(B, Ctx);
-    if (!F)
-      return;
+    if (!F || analysis().explicitLaneGroups(Ctx))
+      return; // lanes numbered in the 32-lane groups the shuffles ask for
+
     const FunctionFlow &Flow = analysis().flow(F, Ctx);
     WarpAnalysis &A = analysis();
     BinaryOperatorKind Op = B->getOpcode();
@@ -268,7 +269,7 @@ private:
       Message += "; use " + Want;
     }
     SourceLocation At = B->getOperatorLoc();
-    report(At, Severity::Warning, Message, std::move(Fixes));
+    report(At, Severity::Warning, Message, std::move(Fixes), C.DefinitionLoc);
   }
 };
 

@@ -61,13 +61,24 @@ public:
       At = Call->mask()->getBeginLoc();
     const std::string Fn = "'" + Call->Name + "'";
     const std::string Desc = Mask.describe();
+    // A call written with its mask in a macro body (#define __shfl_down(v, d)
+    // __shfl_down_sync(0xffffffff, v, d)): the body is the line to change, the
+    // uses fold into it.
+    SourceLocation Body;
+    if (Call->NameLoc.isMacroID() && !SM.isMacroArgExpansion(Call->NameLoc) &&
+        Call->mask()->getBeginLoc().isMacroID() &&
+        !SM.isMacroArgExpansion(Call->mask()->getBeginLoc()))
+      Body = SM.getSpellingLoc(Call->NameLoc);
+    auto Report = [&](Severity Level, std::string Message, std::vector<Wave64Fix> Fixes = {}) {
+      report(At, Level, std::move(Message), std::move(Fixes), Body);
+    };
 
     switch (Mask.Kind) {
     case MaskKind::Full32:
       if (Action == MaskAction::Refuse)
         return; // the translator reports the call
       if (isDrop(Action)) {
-        report(At, Severity::Note,
+        Report(Severity::Note,
                "32-bit lane mask " + Desc + " dropped: " +
                    (Call->Fn == WarpFn::SyncWarp
                         ? std::string("on AMD, '__syncwarp' becomes its shim, a wavefront "
@@ -76,7 +87,7 @@ public:
         return;
       }
       if (Action == MaskAction::Widen) {
-        report(At, Severity::Note,
+        Report(Severity::Note,
                "32-bit lane mask " + Desc +
                    " widened to 0xffffffffffffffffull: HIP's *_sync warp functions take a 64-bit "
                    "mask and a wavefront has 64 lanes");
@@ -84,12 +95,12 @@ public:
       }
       if (Old) {
         // Not taken over (__match_*, __reduce_*, __uni_sync): still 32 lanes.
-        report(At, Severity::Warning,
+        Report(Severity::Warning,
                "32-bit lane mask " + Desc + " given to " + Fn +
                    " covers only lanes 0-31 of a 64-lane wavefront");
         return;
       }
-      report(At, Severity::Warning,
+      Report(Severity::Warning,
              "lane mask " + Desc + " is 32-bit: " + Fn +
                  " in HIP takes a 64-bit mask (a wavefront has 64 lanes); define it as "
                  "0xffffffffffffffffull",
@@ -98,14 +109,14 @@ public:
     case MaskKind::Partial32:
       if (Decision->Mixed)
         return; // the translator reports the call
-      report(At, Severity::Warning,
+      Report(Severity::Warning,
              "32-bit lane mask " + Desc + " given to " + Fn +
                  " selects lanes of a 32-lane warp; a wavefront has 64 lanes, so lanes 32-63 are "
                  "never selected: review the lane selection and use a 64-bit mask");
       return;
     case MaskKind::Partial64:
       if (Mask.Value == 0xffffffffull)
-        report(At, Severity::Warning,
+        Report(Severity::Warning,
                "lane mask " + Desc + " given to " + Fn +
                    " covers only lanes 0-31 of the 64-lane wavefront; the full mask is "
                    "0xffffffffffffffffull");
@@ -113,7 +124,7 @@ public:
     case MaskKind::Dynamic32:
       if ((Old && Call->takenOver()) || Mask.Dependent || Action == MaskAction::Refuse)
         return; // the translator reports the call
-      report(At, Severity::Warning,
+      Report(Severity::Warning,
              "lane mask " + Desc + " given to " + Fn +
                  " has a 32-bit type: it can name only lanes 0-31 of a 64-lane wavefront" +
                  (Old ? std::string("") : std::string(" and HIP's *_sync functions reject it")) +

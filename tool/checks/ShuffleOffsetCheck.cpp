@@ -4,7 +4,8 @@
 //  - for (int o = 1; o < 32; o *= 2) ... __shfl_up_sync(m, v, o): the scan
 //    stops after 32 lanes;
 //  - unrolled sequences 16, 8, 4, 2, 1 without a 32 step;
-//  - an explicit width of 32, which splits the wavefront into two halves.
+//  - an explicit width of 32, which splits the wavefront into two halves, and
+//    its cooperative-groups form, cg::tiled_partition<32>(block).
 #include "checks/CheckSupport.h"
 
 #include "clang/AST/ParentMapContext.h"
@@ -128,16 +129,26 @@ public:
     Finder.addMatcher(forStmt().bind("for"), this);
     Finder.addMatcher(compoundStmt().bind("block"), this);
     Finder.addMatcher(callExpr().bind("call"), this);
+    Finder.addMatcher(
+        callExpr(callee(functionDecl(hasName("tiled_partition"), isExpansionInSystemHeader())))
+            .bind("tile"),
+        this);
   }
 
   void run(const MatchFinder::MatchResult &Result) override {
     ASTContext &Ctx = *Result.Context;
+    if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
+      return onCall(Call, Ctx);
+    if (const auto *Tile = Result.Nodes.getNodeAs<CallExpr>("tile"))
+      return onTile(Tile, Ctx);
+    // Explicit 32-lane groups: a reduction from 16 or a scan to 32 covers a
+    // whole group. The width 32 itself is still reported (onCall).
+    if (analysis().explicitLaneGroups(Ctx))
+      return;
     if (const auto *For = Result.Nodes.getNodeAs<ForStmt>("for"))
       return onLoop(For, Ctx);
     if (const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block"))
       return onBlock(Block, Ctx);
-    if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
-      return onCall(Call, Ctx);
   }
 
 private:
@@ -191,7 +202,7 @@ private:
       }
       report(C->LiteralLoc.isValid() && !C->Named ? C->LiteralLoc
                                                    : useLoc(Start->getBeginLoc(), SM),
-             Severity::Warning, Message, std::move(Fixes));
+             Severity::Warning, Message, std::move(Fixes), C->DefinitionLoc);
       return;
     }
     // Scans: for (o = 1; o < 32; o *= 2) / o <= 16.
@@ -215,7 +226,7 @@ private:
     else if (C->LiteralLoc.isValid())
       Fixes.push_back(tokenFix(SM, C->LiteralLoc, Want, "use " + Want, true));
     report(useLoc(Cond->getRHS()->getBeginLoc(), SM), Severity::Warning, Message,
-           std::move(Fixes));
+           std::move(Fixes), C->DefinitionLoc);
   }
 
   void onBlock(const CompoundStmt *Block, ASTContext &Ctx) {
@@ -264,6 +275,29 @@ private:
     }
   }
 
+  /// cg::tiled_partition<32>(block): tiles of 32 lanes, whose shuffles and
+  /// votes (tile.shfl_down, tile.ballot) cover half of a 64-lane wavefront.
+  void onTile(const CallExpr *E, ASTContext &Ctx) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->getCallee()->IgnoreParenImpCasts());
+    if (!Ref || Ref->getNumTemplateArgs() != 1 || !inTranslatedCode(context(), E->getBeginLoc()) ||
+        !checkedFunction(E, Ctx))
+      return;
+    const TemplateArgumentLoc &Size = Ref->template_arguments()[0];
+    const Expr *SizeExpr = Size.getArgument().getKind() == TemplateArgument::Expression
+                               ? Size.getSourceExpression()
+                               : nullptr;
+    auto C = SizeExpr ? analysis().warpConstant(SizeExpr, Ctx, {32}) : std::nullopt;
+    if (!C)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    report(useLoc(Size.getLocation(), SM), Severity::Warning,
+           "'tiled_partition<" + exprText(SizeExpr, SM) +
+               ">' makes 32-lane tiles: a 64-lane wavefront holds two, and the tile's "
+               "shuffles and votes cover half of it; partition by the wavefront size unless "
+               "32-lane groups are intended",
+           {}, C->DefinitionLoc);
+  }
+
   void onCall(const CallExpr *E, ASTContext &Ctx) {
     auto W = asWarpCall(E);
     if (!W || !W->isShuffle() || !inTranslatedCode(context(), W->NameLoc) ||
@@ -286,7 +320,7 @@ private:
            "'" + W->Name + "' with width " + (Text == "32" ? Text : Text + " (32)") +
                " splits the 64-lane wavefront into two independent 32-lane halves; use "
                "warpSize unless 32-lane groups are intended",
-           std::move(Fixes));
+           std::move(Fixes), C->DefinitionLoc);
   }
 };
 

@@ -5,6 +5,8 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -531,29 +533,35 @@ static bool sameExpansion(SourceLocation A, SourceLocation B, const SourceManage
   return SM.getImmediateExpansionRange(A).getBegin() == SM.getImmediateExpansionRange(B).getBegin();
 }
 
-/// The warp-ish name a piece of E is spelled with (a macro or a declaration),
-/// or "" when E mentions none.
-static std::string warpNameIn(const Expr *E, const SourceManager &SM, const LangOptions &LO) {
+/// The first warp-ish name a piece of E is spelled with (a macro or a
+/// declaration): sets C's Name and DefinitionLoc; false when E mentions none.
+static bool warpNameIn(const Expr *E, const SourceManager &SM, const LangOptions &LO,
+                       WarpConstant &C) {
   if (!E)
-    return {};
+    return false;
   SourceLocation L = E->getBeginLoc();
   if (L.isMacroID() && !SM.isMacroArgExpansion(L)) {
     llvm::StringRef Macro = Lexer::getImmediateMacroName(L, SM, LO);
-    if (isWarpName(Macro))
-      return Macro.str();
+    if (isWarpName(Macro)) {
+      C.Name = Macro.str();
+      C.DefinitionLoc = SM.getSpellingLoc(L);
+      return true;
+    }
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())) {
     const ValueDecl *D = Ref->getDecl();
-    if (D->getIdentifier() && !SM.isInSystemHeader(D->getLocation()) && isWarpName(D->getName()))
-      return D->getName().str();
+    if (D->getIdentifier() && !SM.isInSystemHeader(D->getLocation()) &&
+        isWarpName(D->getName())) {
+      C.Name = D->getName().str();
+      C.DefinitionLoc = D->getLocation();
+      return true;
+    }
   }
   for (const Stmt *Child : E->children())
-    if (const auto *CE = dyn_cast_or_null<Expr>(Child)) {
-      std::string N = warpNameIn(CE, SM, LO);
-      if (!N.empty())
-        return N;
-    }
-  return {};
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (warpNameIn(CE, SM, LO, C))
+        return true;
+  return false;
 }
 
 static bool allLiteralsSpelledHere(const Stmt *S, const SourceManager &SM) {
@@ -581,8 +589,9 @@ static std::optional<int64_t> evalWithDefaults(const Expr *E, ASTContext &Ctx,
     Expr::EvalResult R;
     if (!E->EvaluateAsInt(R, Ctx))
       return std::nullopt;
-    if (WarpName.empty())
-      WarpName = warpNameIn(E, Ctx.getSourceManager(), Ctx.getLangOpts());
+    WarpConstant Named;
+    if (WarpName.empty() && warpNameIn(E, Ctx.getSourceManager(), Ctx.getLangOpts(), Named))
+      WarpName = Named.Name;
     return R.Val.getInt().getExtValue();
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
@@ -672,6 +681,7 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
     C.Named = true;
     C.Name = Macro.str();
     C.LiteralLoc = L;
+    C.DefinitionLoc = SM.getSpellingLoc(L);
     return C;
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
@@ -680,6 +690,7 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
       return std::nullopt;
     C.Named = true;
     C.Name = D->getName().str();
+    C.DefinitionLoc = D->getLocation();
     if (const auto *Var = dyn_cast<VarDecl>(D))
       if (const auto *Lit = dyn_cast_or_null<IntegerLiteral>(
               Var->getInit() ? Var->getInit()->IgnoreParenImpCasts() : nullptr))
@@ -689,22 +700,49 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
   // A composite: (WARP_SIZE - 1), LANE_MASK, (32 - 1).
   SourceLocation B = S->getBeginLoc();
   if (B.isMacroID() && !SM.isMacroArgExpansion(B) && !sameExpansion(B, OperatorLoc, SM)) {
-    std::string Name = warpNameIn(S, SM, LO);
-    if (Name.empty())
+    if (!warpNameIn(S, SM, LO, C))
       return std::nullopt;
     C.Named = true;
-    C.Name = Name;
     return C;
   }
-  std::string Name = warpNameIn(S, SM, LO);
-  if (!Name.empty()) {
+  if (warpNameIn(S, SM, LO, C)) {
     C.Named = true;
-    C.Name = Name;
     return C;
   }
   if (allLiteralsSpelledHere(S, SM))
     return C; // literal arithmetic, no single token to replace
   return std::nullopt;
+}
+
+static bool groupLocal(const WarpCall &W, ASTContext &Ctx) {
+  if (W.Fn == WarpFn::SyncWarp)
+    return true;
+  int Width = W.widthArg();
+  if (Width < 0 || size_t(Width) >= W.Args.size() || W.Args[Width]->isValueDependent())
+    return false;
+  Expr::EvalResult R;
+  if (!W.Args[Width]->EvaluateAsInt(R, Ctx))
+    return false;
+  int64_t V = R.Val.getInt().getExtValue();
+  return V > 0 && V <= 32;
+}
+
+bool WarpAnalysis::explicitLaneGroups(ASTContext &Ctx) {
+  if (ExplicitLaneGroups)
+    return *ExplicitLaneGroups;
+  using namespace clang::ast_matchers;
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Shuffles = false, AllLocal = true;
+  for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
+    const auto *Call = Node.getNodeAs<CallExpr>("call");
+    auto W = asWarpCall(Call);
+    if (!W || SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
+      continue;
+    Shuffles |= W->isShuffle();
+    AllLocal &= groupLocal(*W, Ctx);
+  }
+  ExplicitLaneGroups = Shuffles && AllLocal;
+  return *ExplicitLaneGroups;
 }
 
 // --- masks ------------------------------------------------------------------------------

@@ -59,6 +59,9 @@ struct WarpConstant {
   std::string Name;
   /// The literal token to replace, when the constant is one literal token.
   clang::SourceLocation LiteralLoc;
+  /// Named: where the name's value is written (its #define or initialiser),
+  /// the line a port changes; findings at uses are folded into it.
+  clang::SourceLocation DefinitionLoc;
 };
 
 enum class WarpFn {
@@ -163,8 +166,16 @@ public:
   /// Classifies the lane mask of a warp call.
   MaskInfo classifyMask(const WarpCall &Call, const FunctionFlow &Flow,
                         clang::ASTContext &Ctx) const;
+  /// Whether the translation unit works in explicit 32-lane groups: its code
+  /// (outside system headers) shuffles, every shuffle passes a constant width
+  /// of at most 32, and nothing reads the whole warp (ballot, vote,
+  /// activemask, match, reduce). Lane and warp math by 32 then numbers the
+  /// same groups the shuffles exchange in, on a 64-lane wavefront too, and
+  /// turning it into warpSize would break the code (computed once).
+  bool explicitLaneGroups(clang::ASTContext &Ctx);
 
 private:
+  std::optional<bool> ExplicitLaneGroups;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
   FunctionFlow Empty;
 };

@@ -26,6 +26,8 @@ public:
 
   void run(const MatchFinder::MatchResult &Result) override {
     ASTContext &Ctx = *Result.Context;
+    if (analysis().explicitLaneGroups(Ctx))
+      return; // 32-lane groups asked for: counted and stored per group on purpose
     if (const auto *B = Result.Nodes.getNodeAs<BinaryOperator>("op"))
       return onDivision(B, Ctx);
     if (const auto *V = Result.Nodes.getNodeAs<VarDecl>("shared"))
@@ -112,7 +114,7 @@ private:
                  "wavefronts)";
     else if (!Runtime)
       Message += " ('" + Name + "' holds a block size)";
-    report(B->getOperatorLoc(), Severity::Warning, Message, std::move(Fixes));
+    report(B->getOperatorLoc(), Severity::Warning, Message, std::move(Fixes), C->DefinitionLoc);
   }
 
   static const VarDecl *rootArray(const Expr *Base) {
@@ -140,10 +142,13 @@ private:
     // Sized by a warp-size name (s[WARP_SIZE]): per-warp storage even where
     // another function indexes it.
     bool BySize = false;
+    SourceLocation SizeDefinedAt;
     if (TypeSourceInfo *TSI = V->getTypeSourceInfo())
       if (auto AL = TSI->getTypeLoc().getAs<ConstantArrayTypeLoc>())
-        if (auto C = A.warpConstant(AL.getSizeExpr(), Ctx, {32}); C && C->Named)
+        if (auto C = A.warpConstant(AL.getSizeExpr(), Ctx, {32}); C && C->Named) {
           BySize = true;
+          SizeDefinedAt = C->DefinitionLoc;
+        }
     if (!ByWarp && !BySize)
       return;
     report(V->getLocation(), Severity::Note,
@@ -151,7 +156,8 @@ private:
                "' holds one slot per 32-thread warp (32 slots for 1024 threads); with 64-lane "
                "wavefronts a block has at most 16, so 16 slots suffice and a loop over 32 "
                "slots reads unwritten ones: size and index it by wavefront "
-               "(1024 / warpSize, threadIdx.x / warpSize)");
+               "(1024 / warpSize, threadIdx.x / warpSize)",
+           {}, SizeDefinedAt);
   }
 };
 

@@ -93,8 +93,25 @@ bool isSuppressed(const std::string &Text, unsigned Offset, const std::string &C
   return lineSuppresses(Text.substr(PrevBegin, PrevEnd - PrevBegin), CheckId);
 }
 
+/// Where the value of a named constant is written, when that is in a translated file.
+static std::optional<RelatedLocation> definitionAt(SourceContext &Context,
+                                                   clang::SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return std::nullopt;
+  auto [File, Offset] = Context.sourceManager().getDecomposedLoc(
+      Context.sourceManager().getSpellingLoc(Loc));
+  if (!Context.isTranslated(File))
+    return std::nullopt;
+  RelatedLocation R;
+  R.File = Context.pathOf(File);
+  R.Offset = Offset;
+  std::tie(R.Line, R.Column) = lineColumnOf(Context.textOf(File), Offset);
+  return R;
+}
+
 bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
-                  Severity Level, std::string Message, std::vector<Wave64Fix> Fixes) {
+                  Severity Level, std::string Message, std::vector<Wave64Fix> Fixes,
+                  clang::SourceLocation DefinedAt) {
   clang::SourceManager &SM = Context.sourceManager();
   // Where SourceContext::report will put the finding.
   std::optional<FilePosition> Pos = Context.resolve(Loc);
@@ -107,6 +124,12 @@ bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::
     return false;
   const std::string &Text = Context.textOf(Pos->File);
   if (isSuppressed(Text, Pos->Offset, CheckId))
+    return false;
+  // A use folds into its definition: suppressed there, it goes too.
+  std::optional<RelatedLocation> Definition = definitionAt(Context, DefinedAt);
+  if (Definition &&
+      isSuppressed(Context.textOf(SM.getFileID(SM.getSpellingLoc(DefinedAt))), Definition->Offset,
+                   CheckId))
     return false;
   // A fix written in a macro body that the finding's suppression comment does
   // not cover is still honoured: suppression is decided at the finding.
@@ -147,6 +170,7 @@ bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::
       Context.findingsFor(P.File).Edits.push_back(P.E);
   }
   Context.report(Loc, CheckId.c_str(), Level, std::move(Message), std::move(FixIts));
+  Context.findingsFor(Pos->File).Diagnostics.back().Definition = std::move(Definition);
   return true;
 }
 

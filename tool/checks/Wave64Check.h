@@ -49,10 +49,14 @@ Wave64Fix rangeFix(const clang::SourceManager &SM, clang::SourceLocation Begin,
 /// may be written as `W64-*` to ignore every wave64 check.
 bool isSuppressed(const std::string &Text, unsigned Offset, const std::string &CheckId);
 
-/// Reports one wave64 finding (see the file comment). Returns false when the
-/// finding was suppressed or lies outside the translated files.
+/// Reports one wave64 finding (see the file comment). DefinedAt, for a
+/// finding at a use of a named warp constant, is where the constant's value is
+/// written: the finding records it (Diagnostic::Definition) when that is in a
+/// translated file. Returns false when the finding was suppressed or lies
+/// outside the translated files.
 bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
-                  Severity Level, std::string Message, std::vector<Wave64Fix> Fixes = {});
+                  Severity Level, std::string Message, std::vector<Wave64Fix> Fixes = {},
+                  clang::SourceLocation DefinedAt = {});
 
 class Wave64Check : public clang::ast_matchers::MatchFinder::MatchCallback {
 public:
@@ -63,8 +67,9 @@ public:
 
 protected:
   bool report(clang::SourceLocation Loc, Severity Level, std::string Message,
-              std::vector<Wave64Fix> Fixes = {}) {
-    return reportWave64(Context, Loc, Id, Level, std::move(Message), std::move(Fixes));
+              std::vector<Wave64Fix> Fixes = {}, clang::SourceLocation DefinedAt = {}) {
+    return reportWave64(Context, Loc, Id, Level, std::move(Message), std::move(Fixes),
+                        DefinedAt);
   }
   SourceContext &context() { return Context; }
   WarpAnalysis &analysis() { return *Analysis; }

@@ -1,6 +1,7 @@
 // Findings produced by the match stage and consumed by every report format.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,15 @@ struct FixIt {
   bool Applied = false;
 };
 
+/// Another place a finding concerns: a use of the constant the finding
+/// defines (SARIF relatedLocations), or where a used constant is defined.
+struct RelatedLocation {
+  std::string File; // as Diagnostic::File
+  unsigned Line = 0, Column = 0, Offset = 0;
+  std::string CheckId; // a use: the check that reported it; empty for a definition
+  std::string Message;
+};
+
 struct Diagnostic {
   std::string CheckId; // stable id, e.g. "CU2DCU-UNSUPPORTED" or "W64-MASK32"
   Severity Level = Severity::Warning;
@@ -40,6 +50,12 @@ struct Diagnostic {
   std::vector<FixIt> Fixes;
   /// Found from the spelling alone (no AST): a guess a reviewer should check.
   bool LowConfidence = false;
+  /// The uses folded into a finding at a definition (#define WARP_SIZE 32).
+  std::vector<RelatedLocation> Related;
+  /// A finding at a use of a named warp constant: where the constant is
+  /// defined, when that is in a translated file. Such a finding is folded
+  /// into the finding at the definition (see foldIntoDefinitions).
+  std::optional<RelatedLocation> Definition;
 
   bool operator<(const Diagnostic &O) const {
     if (File != O.File)

@@ -1,6 +1,8 @@
 #include "discover/InputDiscovery.h"
 
 #include "core/FaultInjection.h"
+#include "discover/BuildDatabase.h"
+#include "discover/ProjectHeaders.h"
 #include "parse/CudaToolchain.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -128,26 +130,24 @@ llvm::Error walkDirectory(const std::string &Dir, const std::string &Exclude, bo
 /// Paths in a database command are relative to its directory: the path
 /// options, joined (-Iinclude) or separate (-I include), are made absolute.
 void resolvePathFlags(std::vector<std::string> &Flags, const std::string &Directory) {
-  static const char *const PathFlags[] = {"-I", "-isystem", "-iquote", "-include"};
-  auto Absolute = [&](llvm::StringRef Path) {
-    if (path::is_absolute(Path))
-      return Path.str();
+  forEachPathFlag(Flags, [&](const std::string &, std::string &Value) {
+    if (path::is_absolute(Value))
+      return;
     llvm::SmallString<256> Joined(Directory);
-    path::append(Joined, Path);
-    return Joined.str().str();
-  };
-  for (size_t I = 0; I < Flags.size(); ++I)
-    for (llvm::StringRef Flag : PathFlags) {
-      if (Flags[I] == Flag && I + 1 < Flags.size()) {
-        Flags[I + 1] = Absolute(Flags[I + 1]);
-        ++I;
-        break;
-      }
-      if (llvm::StringRef(Flags[I]).starts_with(Flag) && Flags[I].size() > Flag.size()) {
-        Flags[I] = Flag.str() + Absolute(llvm::StringRef(Flags[I]).drop_front(Flag.size()));
-        break;
-      }
-    }
+    path::append(Joined, Value);
+    Value = Joined.str().str();
+  });
+}
+
+/// The portable flags the database gives File, paths made absolute.
+std::vector<std::string> databaseFlags(const clang::tooling::CompilationDatabase &Database,
+                                       const std::string &File) {
+  auto Commands = Database.getCompileCommands(File);
+  if (Commands.empty())
+    return {};
+  auto Flags = keepPortableFlags(Commands.front().CommandLine);
+  resolvePathFlags(Flags, Commands.front().Directory);
+  return Flags;
 }
 
 /// An input as given: a directory (canonical) or a file (canonical directory
@@ -173,6 +173,142 @@ llvm::Expected<std::string> resolveInput(const std::string &Input) {
   return Dir + "/" + path::filename(Abs).str();
 }
 
+/// What -p without inputs ports besides the folders of the database's files:
+/// the project headers those files reach and the database itself.
+struct DatabaseProject {
+  std::vector<std::string> Folders; // of the database's files
+  std::vector<ReachedHeader> Headers;
+  std::string DatabaseFile; // BuildPath/compile_commands.json, when it is one
+};
+
+DatabaseProject findDatabaseProject(const clang::tooling::CompilationDatabase &Database,
+                                    const DiscoveryRequest &Request) {
+  DatabaseProject Project;
+  std::vector<std::string> Sources, SystemRoots;
+  std::vector<std::vector<std::string>> Flags;
+  for (const std::string &F : Database.getAllFiles()) {
+    Sources.push_back(canonical(F));
+    Flags.push_back(databaseFlags(Database, F));
+    Project.Folders.push_back(canonical(path::parent_path(F).str()));
+  }
+  for (const std::string &Root : Request.SystemRoots)
+    SystemRoots.push_back(canonical(Root));
+  Project.Headers = findProjectHeaders(Sources, Flags, SystemRoots);
+  llvm::SmallString<256> File(Request.BuildPath);
+  path::append(File, "compile_commands.json");
+  if (fs::is_regular_file(File))
+    Project.DatabaseFile = canonical(File.str().str());
+  return Project;
+}
+
+/// The root of a -p port: --root, which must hold the database's files, or
+/// the common ancestor of those files and the headers they reach.
+llvm::Expected<std::string> projectRoot(const DatabaseProject &Project,
+                                        const std::string &GivenRoot) {
+  if (GivenRoot.empty()) {
+    std::vector<std::string> Folders = Project.Folders;
+    for (const ReachedHeader &H : Project.Headers)
+      Folders.push_back(path::parent_path(H.Path).str());
+    return commonAncestor(Folders);
+  }
+  if (!fs::is_directory(GivenRoot))
+    return inputError("--root '" + GivenRoot + "' is not a directory");
+  std::string Root = canonical(GivenRoot);
+  for (const std::string &Folder : Project.Folders)
+    if (!isInside(Folder, Root))
+      return inputError("the database's folder '" + Folder + "' is outside --root '" +
+                        GivenRoot + "'");
+  return Root;
+}
+
+/// A path found and the name it has under the root.
+struct FoundPath {
+  std::string Path, Display;
+};
+
+/// The reached headers under the root (the others are skipped: the project
+/// ends at --root) and the database; Includer maps each header to the file
+/// whose flags it is parsed with.
+void addDatabaseProject(const DatabaseProject &Project, const std::string &Root,
+                        std::vector<FoundPath> &Found, llvm::StringMap<std::string> &Includer,
+                        std::vector<SkippedInput> &Skipped) {
+  auto Relative = [&](const std::string &P) { return P.substr(Root.size() + 1); };
+  for (const ReachedHeader &H : Project.Headers) {
+    if (!isInside(H.Path, Root)) {
+      Skipped.push_back({H.Path, "a header the database's files include, outside --root"});
+      continue;
+    }
+    Found.push_back({H.Path, Relative(H.Path)});
+    Includer[H.Path] = H.Includer;
+  }
+  // A database outside the project is written at the output's root.
+  if (!Project.DatabaseFile.empty())
+    Found.push_back({Project.DatabaseFile, isInside(Project.DatabaseFile, Root)
+                                               ? Relative(Project.DatabaseFile)
+                                               : path::filename(Project.DatabaseFile).str()});
+}
+
+/// The files under the roots (walked) or the roots themselves, named
+/// relative to the discovery's root; what the walk skips goes to Skipped.
+llvm::Error findPaths(const std::vector<std::string> &Roots, const std::string &OutputRoot,
+                      bool InPlace, Discovery &Result, std::vector<FoundPath> &Found) {
+  std::vector<std::string> Paths, SkippedPaths, SkippedWhy;
+  for (const std::string &Root : Roots) {
+    if (!fs::is_directory(Root))
+      Paths.push_back(Root);
+    else if (llvm::Error E =
+                 walkDirectory(Root, OutputRoot, InPlace, Paths, SkippedPaths, SkippedWhy))
+      return E;
+  }
+  auto DisplayOf = [&](const std::string &P) {
+    return llvm::StringRef(P)
+        .drop_front(isInside(P, Result.Root) && P != Result.Root ? Result.Root.size() + 1 : 0)
+        .str();
+  };
+  for (size_t I = 0; I < SkippedPaths.size(); ++I)
+    Result.Skipped.push_back({DisplayOf(SkippedPaths[I]), SkippedWhy[I]});
+  for (const std::string &P : Paths)
+    Found.push_back({P, DisplayOf(P)});
+  return llvm::Error::success();
+}
+
+/// The output must not lie inside an input, nor an input inside the output.
+llvm::Error checkOutputPlacement(const std::vector<std::string> &Roots,
+                                 const std::string &OutputRoot, bool SingleFile,
+                                 const std::string &Given) {
+  if (OutputRoot.empty())
+    return llvm::Error::success();
+  for (const std::string &Root : Roots) {
+    if (SingleFile ? OutputRoot == Root || OutputRoot == canonical(Root)
+                   : isInside(OutputRoot, Root))
+      return inputError("output '" + Given + "' is inside the input '" + Root +
+                        "'; choose an output outside the input tree");
+    if (!SingleFile && isInside(Root, OutputRoot))
+      return inputError("input '" + Root + "' is inside the output '" + Given + "'");
+  }
+  return llvm::Error::success();
+}
+
+/// Where a found file is written: beside its name under the output folder
+/// (or the output file itself for one input), or in place.
+llvm::Expected<std::string> outputOf(const FoundPath &P, const std::string &Source,
+                                     const std::string &OutputRoot, bool SingleFile,
+                                     const DiscoveryRequest &Request) {
+  if (Request.InPlace)
+    return Source;
+  if (OutputRoot.empty())
+    return "";
+  llvm::SmallString<256> Out(OutputRoot);
+  if (!SingleFile)
+    path::append(Out, P.Display);
+  else if (fs::is_directory(OutputRoot))
+    path::append(Out, path::filename(P.Path));
+  if (canonical(Out.str().str()) == Source)
+    return inputError("output '" + Request.Output + "' would overwrite the input '" + P.Path +
+                      "'; choose an output outside the input");
+  return Out.str().str();
+}
+
 } // namespace
 
 bool isHeaderName(const std::string &P) {
@@ -185,11 +321,46 @@ bool isTranslatableName(const std::string &P) {
   return isHeaderName(P) || llvm::is_contained(SourceExtensions, Ext);
 }
 
+namespace {
+
+/// One input per path found (a symlinked file is mirrored under its own
+/// name; the same path given twice is one input), with its output and flags.
+llvm::Error addInputFiles(const std::vector<FoundPath> &Found,
+                          const llvm::StringMap<std::string> &Includer,
+                          const clang::tooling::CompilationDatabase *Database,
+                          const std::string &OutputRoot, bool SingleFile,
+                          const DiscoveryRequest &Request, std::vector<InputFile> &Files) {
+  llvm::StringSet<> Seen;
+  for (const FoundPath &P : Found) {
+    if (!Seen.insert(P.Display).second)
+      continue;
+    InputFile F;
+    F.Source = canonical(P.Path);
+    F.Display = P.Display;
+    F.Action = isTranslatableName(F.Source) ? FileAction::Translate : FileAction::Copy;
+    F.IsHeader = isHeaderName(F.Source);
+    auto Output = outputOf(P, F.Source, OutputRoot, SingleFile, Request);
+    if (!Output)
+      return Output.takeError();
+    F.Output = std::move(*Output);
+    F.CompileFlags = Request.ExtraArgs;
+    if (Database) {
+      auto It = Includer.find(F.Source);
+      auto Flags = databaseFlags(*Database, It == Includer.end() ? F.Source : It->second);
+      F.CompileFlags.insert(F.CompileFlags.begin(), Flags.begin(), Flags.end());
+    }
+    Files.push_back(std::move(F));
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
 llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
   std::unique_ptr<clang::tooling::CompilationDatabase> Database;
   if (!Request.BuildPath.empty()) {
     std::string Error;
-    Database = clang::tooling::CompilationDatabase::autoDetectFromDirectory(Request.BuildPath, Error);
+    Database = loadBuildDatabase(Request.BuildPath, Error);
     if (!Database)
       return inputError("no compilation database in '" + Request.BuildPath + "': " + Error);
   }
@@ -201,87 +372,44 @@ llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
       return Root.takeError();
     Roots.push_back(*Root);
   }
-  if (Roots.empty() && Database)
-    for (const std::string &F : Database->getAllFiles())
-      Roots.push_back(canonical(path::parent_path(F).str()));
+  std::optional<DatabaseProject> Project;
+  if (Roots.empty() && Database) {
+    Project = findDatabaseProject(*Database, Request);
+    Roots = Project->Folders;
+  }
   if (Roots.empty())
     return inputError("no input: give files or directories, or -p with a compile_commands.json");
+  if (!Request.Root.empty() && !Project)
+    return inputError("--root is the project root of -p without inputs");
 
   const bool SingleFile = Request.Inputs.size() == 1 && !fs::is_directory(Roots.front());
   Discovery Result;
-  Result.Root = SingleFile ? path::parent_path(Roots.front()).str() : commonAncestor(Roots);
-
+  if (Project) {
+    auto Root = projectRoot(*Project, Request.Root);
+    if (!Root)
+      return Root.takeError();
+    Result.Root = *Root;
+  } else {
+    Result.Root = SingleFile ? path::parent_path(Roots.front()).str() : commonAncestor(Roots);
+  }
   std::string OutputRoot =
       Request.Output.empty() || Request.InPlace ? "" : canonical(Request.Output);
-  if (!OutputRoot.empty()) {
-    for (const std::string &Root : Roots) {
-      if (SingleFile ? OutputRoot == Root || OutputRoot == canonical(Root)
-                     : isInside(OutputRoot, Root))
-        return inputError("output '" + Request.Output + "' is inside the input '" + Root +
-                          "'; choose an output outside the input tree");
-      if (!SingleFile && isInside(Root, OutputRoot))
-        return inputError("input '" + Root + "' is inside the output '" + Request.Output + "'");
-    }
-  }
+  if (llvm::Error E = checkOutputPlacement(Roots, OutputRoot, SingleFile, Request.Output))
+    return E;
+  if (!SingleFile)
+    Result.OutputRoot = Request.InPlace ? Result.Root : OutputRoot;
 
-  std::vector<std::string> Paths, SkippedPaths, SkippedWhy;
-  for (const std::string &Root : Roots) {
-    if (fs::is_directory(Root)) {
-      if (llvm::Error E =
-              walkDirectory(Root, OutputRoot, Request.InPlace, Paths, SkippedPaths, SkippedWhy))
-        return E;
-    } else {
-      Paths.push_back(Root);
-    }
-  }
-  auto DisplayOf = [&](const std::string &P) {
-    return llvm::StringRef(P)
-        .drop_front(isInside(P, Result.Root) && P != Result.Root ? Result.Root.size() + 1 : 0)
-        .str();
-  };
-  for (size_t I = 0; I < SkippedPaths.size(); ++I)
-    Result.Skipped.push_back({DisplayOf(SkippedPaths[I]), SkippedWhy[I]});
+  std::vector<FoundPath> Found;
+  llvm::StringMap<std::string> Includer; // -p: a header's flags are its includer's
+  if (llvm::Error E = findPaths(Roots, OutputRoot, Request.InPlace, Result, Found))
+    return E;
+  if (Project)
+    addDatabaseProject(*Project, Result.Root, Found, Includer, Result.Skipped);
   std::sort(Result.Skipped.begin(), Result.Skipped.end(),
             [](const SkippedInput &A, const SkippedInput &B) { return A.Display < B.Display; });
-  // One output per path found (a symlinked file is mirrored under its own
-  // name); the same path given twice is one input.
-  llvm::StringSet<> Seen;
-  for (const std::string &P : Paths) {
-    std::string Source = canonical(P);
-    std::string Display = DisplayOf(P);
-    if (!Seen.insert(Display).second)
-      continue;
-    InputFile F;
-    F.Source = Source;
-    F.Display = Display;
-    F.Action = isTranslatableName(Source) ? FileAction::Translate : FileAction::Copy;
-    F.IsHeader = isHeaderName(Source);
-    if (Request.InPlace) {
-      F.Output = Source;
-    } else if (!OutputRoot.empty()) {
-      if (SingleFile) {
-        F.Output = fs::is_directory(OutputRoot) ? (OutputRoot + "/" + path::filename(P).str())
-                                                : OutputRoot;
-      } else {
-        llvm::SmallString<256> Out(OutputRoot);
-        path::append(Out, F.Display);
-        F.Output = Out.str().str();
-      }
-      if (canonical(F.Output) == Source)
-        return inputError("output '" + Request.Output + "' would overwrite the input '" + P +
-                          "'; choose an output outside the input");
-    }
-    F.CompileFlags = Request.ExtraArgs;
-    if (Database) {
-      auto Commands = Database->getCompileCommands(Source);
-      if (!Commands.empty()) {
-        auto Flags = keepPortableFlags(Commands.front().CommandLine);
-        resolvePathFlags(Flags, Commands.front().Directory);
-        F.CompileFlags.insert(F.CompileFlags.begin(), Flags.begin(), Flags.end());
-      }
-    }
-    Result.Files.push_back(std::move(F));
-  }
+  if (llvm::Error E = addInputFiles(Found, Includer, Database.get(), OutputRoot, SingleFile,
+                                    Request, Result.Files))
+    return E;
   std::sort(Result.Files.begin(), Result.Files.end(),
             [](const InputFile &A, const InputFile &B) { return A.Display < B.Display; });
   return Result;

@@ -26,6 +26,12 @@ struct DiscoveryRequest {
   std::vector<std::string> Inputs;
   std::string Output;     // -o; may be empty for --dry-run / --diff
   std::string BuildPath;  // -p
+  /// --root: the project root of -p without inputs (default: the common
+  /// ancestor of the database's files and the project headers they reach).
+  std::string Root;
+  /// Folders whose headers are never the project's (the CUDA toolkit): -p
+  /// does not port what the database's files include from there.
+  std::vector<std::string> SystemRoots;
   std::vector<std::string> ExtraArgs; // after `--`
   /// --in-place: every file is its own output (Output = Source); backups
   /// (*.cu2dcu-orig) and leftover temporaries are not inputs.
@@ -40,7 +46,10 @@ struct SkippedInput {
 };
 
 struct Discovery {
-  std::string Root; // common input root (absolute)
+  std::string Root; // common input root (absolute); -p: the project root
+  /// The folder the tree is written to (the root itself --in-place); empty
+  /// for one file or without output.
+  std::string OutputRoot;
   std::vector<InputFile> Files; // sorted by Display
   std::vector<SkippedInput> Skipped; // sorted by Display
 };

@@ -21,7 +21,9 @@ namespace cu2dcu {
 // must be added to it, or it is silently lost when parses are isolated.
 static_assert(sizeof(Edit) == 104, "Edit changed: update encodeResult/decodeResult");
 static_assert(sizeof(FixIt) == 80, "FixIt changed: update encodeResult/decodeResult");
-static_assert(sizeof(Diagnostic) == 152, "Diagnostic changed: update encodeResult/decodeResult");
+static_assert(sizeof(Diagnostic) == 296, "Diagnostic changed: update encodeResult/decodeResult");
+static_assert(sizeof(RelatedLocation) == 112,
+              "RelatedLocation changed: update encodeRelated/decodeRelated");
 static_assert(sizeof(FileFindings) == 72, "FileFindings changed: update encodeResult/decodeResult");
 static_assert(sizeof(TranslationResult) == 88,
               "TranslationResult changed: update encodeResult/decodeResult");
@@ -84,6 +86,21 @@ bool getCount(llvm::StringRef Data, size_t &Pos, uint64_t &N) {
   return decodeU64(Data, Pos, N) && N <= (Data.size() - Pos) / 8;
 }
 
+void encodeRelated(const RelatedLocation &R, std::string &Out) {
+  encodeString(R.File, Out);
+  encodeU64(R.Line, Out);
+  encodeU64(R.Column, Out);
+  encodeU64(R.Offset, Out);
+  encodeString(R.CheckId, Out);
+  encodeString(R.Message, Out);
+}
+
+bool decodeRelated(llvm::StringRef Data, size_t &Pos, RelatedLocation &R) {
+  return decodeString(Data, Pos, R.File) && decodeUnsigned(Data, Pos, R.Line) &&
+         decodeUnsigned(Data, Pos, R.Column) && decodeUnsigned(Data, Pos, R.Offset) &&
+         decodeString(Data, Pos, R.CheckId) && decodeString(Data, Pos, R.Message);
+}
+
 } // namespace
 
 void encodeResult(const TranslationResult &Result, std::string &Out) {
@@ -116,6 +133,12 @@ void encodeResult(const TranslationResult &Result, std::string &Out) {
         encodeString(F.Description, Out);
         encodeU64(F.Applied, Out);
       }
+      encodeU64(D.Related.size(), Out);
+      for (const RelatedLocation &R : D.Related)
+        encodeRelated(R, Out);
+      encodeU64(D.Definition.has_value(), Out);
+      if (D.Definition)
+        encodeRelated(*D.Definition, Out);
     }
     encodeU64(Findings.RecoveredRanges.size(), Out);
     for (const ByteRange &R : Findings.RecoveredRanges) {
@@ -170,6 +193,17 @@ bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result) 
         Fix.Applied = V != 0;
         D.Fixes.push_back(std::move(Fix));
       }
+      uint64_t NRelated, HasDefinition;
+      if (!getCount(Data, Pos, NRelated))
+        return false;
+      D.Related.resize(NRelated);
+      for (RelatedLocation &R : D.Related)
+        if (!decodeRelated(Data, Pos, R))
+          return false;
+      if (!decodeU64(Data, Pos, HasDefinition))
+        return false;
+      if (HasDefinition && !decodeRelated(Data, Pos, D.Definition.emplace()))
+        return false;
       Findings.Diagnostics.push_back(std::move(D));
     }
     if (!getCount(Data, Pos, N))

@@ -1,5 +1,6 @@
 #include "driver/Translator.h"
 
+#include "checks/DefinitionSites.h"
 #include "checks/LexicalWave64Scan.h"
 #include "driver/IsolatedParse.h"
 #include "driver/PchPlanner.h"
@@ -13,6 +14,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <algorithm>
@@ -533,6 +535,9 @@ void Pipeline::collect(const TranslationResult &Result) {
     for (Diagnostic D : Findings.Diagnostics) {
       if (It != IndexOf.end())
         D.File = Run.Files[It->second].Input.Display;
+      if (D.Definition)
+        if (auto Def = IndexOf.find(D.Definition->File); Def != IndexOf.end())
+          D.Definition->File = Run.Files[Def->second].Input.Display;
       Diagnostics.push_back(std::move(D));
     }
   }
@@ -578,8 +583,10 @@ bool Pipeline::translateBuildFile(FileReport &R) {
   std::optional<BuildFileKind> Kind = classifyBuildFile(R.Input.Source);
   if (!Kind || !Settings.BuildRules)
     return false;
+  BuildOptions Options = Settings.Build;
+  Options.Folder = llvm::sys::path::parent_path(R.Input.Source).str();
   BuildTranslation T = cu2dcu::translateBuildFile(*Kind, R.Original, R.Input.Display,
-                                                   *Settings.BuildRules, Settings.Build);
+                                                   *Settings.BuildRules, Options);
   R.Mode = ParseMode::Build;
   R.Status = T.Text == R.Original ? FileStatus::Unchanged : FileStatus::Translated;
   R.LinesChanged = T.Changes;
@@ -646,6 +653,7 @@ void Pipeline::applyAll() {
   addWave64Definitions();
   std::sort(Diagnostics.begin(), Diagnostics.end());
   Diagnostics.erase(std::unique(Diagnostics.begin(), Diagnostics.end()), Diagnostics.end());
+  foldIntoDefinitions(Diagnostics);
   // A map or shim note is worth reading once per file, at the first use.
   std::set<std::pair<std::string, std::string>> NotedInFile;
   Diagnostics.erase(std::remove_if(Diagnostics.begin(), Diagnostics.end(),

@@ -36,6 +36,8 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
     std::string Why = !Entry.Reason.empty() ? Entry.Reason
                       : "removed in CUDA " + Entry.CudaRemoved +
                             (Entry.Note.empty() ? "" : "; " + Entry.Note);
+    if (Entry.HipSince && !Entry.Hip.empty()) // unsupported only before hip_since
+      Why += " ('" + Entry.Hip + "' is in HIP " + Entry.HipSince->str() + ")";
     addFinding(Out, Text, Path, Offset, check_ids::Unsupported, Severity::Error,
                "'" + Entry.Cuda + "' has no HIP equivalent: " + Why);
     return;
@@ -54,6 +56,27 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
                "'" + Entry.Cuda + "' -> '" + Entry.Hip + "': " + Entry.Note);
   if (Entry.Hip != Entry.Cuda)
     Out.Edits.push_back({Offset, Length, Entry.Hip, Entry.Family, Entry.Cuda});
+}
+
+void translateLaunchBounds(const ApiMap &Map, const LaunchBoundsSpelling &Use,
+                           const std::string &Text, const std::string &Path, FileFindings &Out) {
+  const std::string CudaName = "__launch_bounds__";
+  std::string MinBlocks = Text.substr(Use.MinBlocks.Begin, Use.MinBlocks.End - Use.MinBlocks.Begin);
+  const std::string Why = "CUDA reads it as minimum blocks per SM, HIP on AMD as minimum waves per "
+                          "execution unit, whose register cap can force spills";
+  const ApiEntry *Entry = Map.lookup(CudaName);
+  if (Entry && !Entry->Shim.empty() && Use.Name) {
+    Out.Edits.push_back({Use.Name->Begin, Use.Name->End - Use.Name->Begin, Entry->Shim,
+                         ShimCategory, CudaName});
+    addFinding(Out, Text, Path, Use.MinBlocks.Begin, check_ids::LaunchBounds, Severity::Warning,
+               "__launch_bounds__ argument '" + MinBlocks + "' kept for HIP's NVIDIA path and " +
+                   "dropped on AMD ('" + Entry->Shim + "'): " + Why);
+    return;
+  }
+  Out.Edits.push_back({Use.MaxThreadsEnd, Use.MinBlocks.End - Use.MaxThreadsEnd, "",
+                       "launch-bounds", CudaName});
+  addFinding(Out, Text, Path, Use.MinBlocks.Begin, check_ids::LaunchBounds, Severity::Warning,
+             "removed __launch_bounds__ argument '" + MinBlocks + "': " + Why);
 }
 
 void translateInclude(const ApiMap &Map, const std::string &Header, unsigned HeaderOffset,

@@ -31,6 +31,23 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
                   const std::string &Text, const std::string &Path,
                   const TranslationOptions &Options, FileFindings &Out);
 
+/// Where __launch_bounds__(maxThreads, minBlocks) is spelled in a file: the
+/// macro name (absent where a user macro wraps it), the end of maxThreads and
+/// the range of minBlocks.
+struct LaunchBoundsSpelling {
+  std::optional<ByteRange> Name;
+  unsigned MaxThreadsEnd = 0;
+  ByteRange MinBlocks;
+};
+
+/// CUDA reads minBlocks as resident blocks per SM, HIP on AMD as minimum waves
+/// per execution unit, whose register cap can force spills. Where the map
+/// gives __launch_bounds__ a shim, the name becomes the shim, which keeps the
+/// argument on HIP's NVIDIA path and drops it on AMD; otherwise the argument
+/// is removed. Both modes call it.
+void translateLaunchBounds(const ApiMap &Map, const LaunchBoundsSpelling &Use,
+                           const std::string &Text, const std::string &Path, FileFindings &Out);
+
 /// Records a finding at Offset of Text.
 void addFinding(FileFindings &Out, const std::string &Text, const std::string &Path,
                 unsigned Offset, const char *CheckId, Severity Level, std::string Message);

@@ -594,8 +594,7 @@ bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
   return false; // the name itself is translated as usual
 }
 
-/// __launch_bounds__(maxThreads, minBlocks): HIP reads the second argument
-/// as minimum waves per execution unit; it is removed, as in the AST mode.
+/// __launch_bounds__(maxThreads, minBlocks): as in the AST mode.
 void Pass::launchBounds(const TokenList &T, size_t I) {
   if (I + 1 >= T.size() || T[I + 1].Kind != tok::l_paren)
     return;
@@ -604,13 +603,11 @@ void Pass::launchBounds(const TokenList &T, size_t I) {
     return;
   const RawToken &MaxLast = T[Args[0].second];
   const RawToken &MinFirst = T[Args[1].first], &MinLast = T[Args[1].second];
-  unsigned MaxEnd = MaxLast.Offset + MaxLast.Length, MinEnd = MinLast.Offset + MinLast.Length;
-  std::string Removed = Text.substr(MinFirst.Offset, MinEnd - MinFirst.Offset);
-  Out.Edits.push_back({MaxEnd, MinEnd - MaxEnd, "", "launch-bounds", "__launch_bounds__"});
-  addFinding(Out, Text, Path, MinFirst.Offset, check_ids::LaunchBounds, Severity::Warning,
-             "removed __launch_bounds__ argument '" + Removed +
-                 "': CUDA reads it as minimum blocks per SM, HIP as minimum waves per "
-                 "execution unit, whose register cap can force spills on AMD");
+  LaunchBoundsSpelling Use;
+  Use.Name = ByteRange{T[I].Offset, T[I].Offset + T[I].Length};
+  Use.MaxThreadsEnd = MaxLast.Offset + MaxLast.Length;
+  Use.MinBlocks = {MinFirst.Offset, MinLast.Offset + MinLast.Length};
+  translateLaunchBounds(Map, Use, Text, Path, Out);
 }
 
 /// Index of the bracket closing the one at Open, or -1. A ';' outside braces

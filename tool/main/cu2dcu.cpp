@@ -42,6 +42,11 @@ cl::opt<std::string> OutputPath("o", cl::desc("Output file or directory"), cl::v
                                 cl::cat(Category));
 cl::opt<std::string> BuildPath("p", cl::desc("Build directory with compile_commands.json"),
                                cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> ProjectRoot("root",
+                                 cl::desc("Project root of -p without inputs: the output mirrors "
+                                          "it (default: the common ancestor of the database's "
+                                          "files and the headers they include)"),
+                                 cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> CudaPath("cuda-path", cl::desc("CUDA installation to parse against "
                                                     "(default: $CUDA_PATH, /usr/local/cuda)"),
                               cl::cat(Category));
@@ -267,6 +272,7 @@ int run(int Argc, const char **Argv) {
   const auto RunStart = std::chrono::steady_clock::now(); // --time-report
   StageClock MapsClock;
   ApiMap Map;
+  Map.setTargetHip(Target->Version);
   if (!NoMapCache)
     Map.setCacheDirectory(MapCacheDir.empty() ? defaultMapCacheDirectory() : MapCacheDir.getValue());
   Map.loadDirectory(MappingsDir);
@@ -293,7 +299,11 @@ int run(int Argc, const char **Argv) {
   Request.Inputs = Inputs;
   Request.Output = DryRun ? std::string() : OutputPath.getValue();
   Request.BuildPath = BuildPath;
+  Request.Root = ProjectRoot;
   Request.ExtraArgs = CompilerArgs;
+  const CudaToolchain Toolchain = CudaToolchain::locate(CudaPath);
+  if (Toolchain.found())
+    Request.SystemRoots.push_back(Toolchain.CudaPath);
   Request.InPlace = InPlace && !DryRun;
   if (Inputs.size() > 1 && !OutputPath.empty() && !DryRun && llvm::sys::fs::exists(OutputPath) &&
       !llvm::sys::fs::is_directory(OutputPath))
@@ -318,10 +328,12 @@ int run(int Argc, const char **Argv) {
   Settings.Jobs = Jobs;
   Settings.ParseTimeoutSeconds = ParseTimeout;
   Settings.SharePch = !NoPch;
-  Settings.Toolchain = CudaToolchain::locate(CudaPath);
+  Settings.Toolchain = Toolchain;
   Settings.BuildRules = UsedBuildRules;
   if (!OffloadArchs.empty())
     Settings.Build.OffloadArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
+  Settings.Build.InputRoot = Found->Root;
+  Settings.Build.OutputRoot = Found->OutputRoot;
   if (Mode == ModeChoice::Ast && !Settings.Toolchain.found())
     return usageError("--mode=ast needs CUDA headers: " + Settings.Toolchain.Why);
 

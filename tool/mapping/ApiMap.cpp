@@ -299,6 +299,11 @@ private:
       fail(N, "'" + E.Cuda + "': supported entries need a 'hip' name");
       Ok = false;
     }
+    if (E.Status == EntryStatus::Unsupported && !E.Hip.empty() && text(All, "hip_since").empty()) {
+      fail(N, "'" + E.Cuda + "': an unsupported entry's 'hip' name needs a 'hip_since' (the "
+                             "HIP version it is translated from)");
+      Ok = false;
+    }
     if (!E.HipRequires.empty() && E.Kind != EntryKind::Header) {
       fail(N, "'" + E.Cuda + "': hip_requires is for header entries");
       Ok = false;
@@ -400,6 +405,9 @@ bool ApiMap::merge(MapFileContents Contents, const std::string &Origin) {
       Contents.Ok = false;
       continue;
     }
+    if (E.Status == EntryStatus::Unsupported && !E.Hip.empty() && E.HipSince &&
+        !(TargetHip < *E.HipSince))
+      E.Status = EntryStatus::Supported; // the target has the HIP name (hip_since)
     if (E.Kind == EntryKind::Namespace && E.Cuda != E.Hip)
       ++NamespaceCount;
     auto &Table = E.Kind == EntryKind::Header ? HeaderEntries : Entries;

@@ -94,6 +94,10 @@ public:
   /// later runs skip the YAML parse (most of a small run's start-up time).
   /// Empty (the default) disables the cache.
   void setCacheDirectory(std::string Dir) { CacheDir = std::move(Dir); }
+  /// The HIP version the output targets; set before loading. An entry that
+  /// is `unsupported` with a `hip` name and `hip_since` (a name only newer
+  /// HIP declares) is loaded as supported when Target has that version.
+  void setTargetHip(HipVersion Target) { TargetHip = Target; }
 
   /// Loads one YAML map file. Later loads override earlier entries of the same
   /// CUDA name; overrides within one file are errors, across files notes.
@@ -124,6 +128,7 @@ private:
                 bool IsError = true);
 
   std::string CacheDir;
+  HipVersion TargetHip; // 0.0 until set: every such entry stays unsupported
 
   std::unordered_map<std::string, ApiEntry> Entries;     // identifiers and namespaces
   std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names

@@ -3,8 +3,34 @@
 #include "lexical/EntryTranslation.h"
 
 #include "clang/AST/Attr.h"
+#include "clang/Basic/CharInfo.h"
 
 namespace cu2dcu {
+
+namespace {
+
+/// The identifier spelled right before the '(' that precedes Offset
+/// (`__launch_bounds__ (` in `__launch_bounds__ (256, 2)`), if any.
+std::optional<ByteRange> nameBeforeParen(const std::string &Text, unsigned Offset) {
+  auto SkipBlanksBack = [&](unsigned &I) {
+    while (I > 0 && clang::isWhitespace(Text[I - 1]))
+      --I;
+  };
+  unsigned I = Offset;
+  SkipBlanksBack(I);
+  if (I == 0 || Text[I - 1] != '(')
+    return std::nullopt;
+  --I;
+  SkipBlanksBack(I);
+  unsigned End = I;
+  while (I > 0 && clang::isAsciiIdentifierContinue(Text[I - 1]))
+    --I;
+  if (I == End)
+    return std::nullopt;
+  return ByteRange{I, End};
+}
+
+} // namespace
 
 void LaunchBoundsTranslator::handle(const clang::FunctionDecl *Function) {
   for (const auto *Bounds : Function->specific_attrs<clang::CUDALaunchBoundsAttr>()) {
@@ -16,15 +42,19 @@ void LaunchBoundsTranslator::handle(const clang::FunctionDecl *Function) {
         MinBlocks->Begin < MaxThreads->End)
       continue;
     const std::string &Text = Context.textOf(MinBlocks->File);
-    std::string Removed = Text.substr(MinBlocks->Begin, MinBlocks->End - MinBlocks->Begin);
-    FileFindings &Out = Context.findingsFor(MinBlocks->File);
-    Out.Edits.push_back({MaxThreads->End, MinBlocks->End - MaxThreads->End, "", "launch-bounds",
-                         "__launch_bounds__"});
-    addFinding(Out, Text, Context.pathOf(MinBlocks->File), MinBlocks->Begin, check_ids::LaunchBounds,
-               Severity::Warning,
-               "removed __launch_bounds__ argument '" + Removed +
-                   "': CUDA reads it as minimum blocks per SM, HIP as minimum waves per "
-                   "execution unit, whose register cap can force spills on AMD");
+    LaunchBoundsSpelling Use;
+    Use.MaxThreadsEnd = MaxThreads->End;
+    Use.MinBlocks = {MinBlocks->Begin, MinBlocks->End};
+    if (auto Name = nameBeforeParen(Text, MaxThreads->Begin)) {
+      llvm::StringRef Spelled(Text.data() + Name->Begin, Name->End - Name->Begin);
+      const ApiEntry *Entry = Context.map().lookup("__launch_bounds__");
+      if (Entry && Spelled == Entry->Shim)
+        continue; // translated by an earlier run
+      if (Spelled == "__launch_bounds__")
+        Use.Name = Name;
+    }
+    translateLaunchBounds(Context.map(), Use, Text, Context.pathOf(MinBlocks->File),
+                          Context.findingsFor(MinBlocks->File));
   }
 }
 

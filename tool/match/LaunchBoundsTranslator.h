@@ -1,7 +1,8 @@
 // __launch_bounds__(maxThreads, minBlocks): CUDA's second argument asks for
 // minBlocks resident blocks per SM; HIP reads the same position as minimum
 // waves per execution unit, which caps VGPRs differently and can force spills
-// on AMD. The argument is removed and the change reported.
+// on AMD. translateLaunchBounds keeps it for HIP's NVIDIA path and drops it on
+// AMD (or removes it where the maps give no shim), and reports the change.
 #pragma once
 
 #include "match/SourceContext.h"

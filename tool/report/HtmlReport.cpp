@@ -1,7 +1,9 @@
 // --html: one self-contained page for reviewers (no external resources):
-// summary numbers, the gate's verdict, a table of findings that filters by
-// check, severity, file and text, each with its source lines, the HIP output
-// for the same lines and any fix as before/after, and the statistics.
+// summary numbers, the gate's verdict, findings counted by check and by file,
+// a table of findings (wave64 first; a definition with its uses folded under
+// it) that filters by check, severity, file, text, baseline state and fix,
+// each with its source lines, the HIP output for the same lines and any fix
+// as before/after, and the statistics.
 #include "report/CheckCatalog.h"
 #include "report/Reports.h"
 #include "report/SourceText.h"
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 namespace cu2dcu {
@@ -209,7 +212,12 @@ tr.row td:first-child::before{content:"\25B8";display:inline-block;width:14px;co
 tbody.finding.open tr.row td:first-child::before{content:"\25BE"}
 .sev{display:inline-block;padding:1px 7px;border-radius:10px;font-size:12px;font-weight:600;color:#fff}
 .sev.error{background:var(--err)}.sev.warning{background:var(--warn)}.sev.note{background:var(--note)}
-.known{display:inline-block;margin-left:6px;padding:0 6px;border-radius:10px;font-size:11px;background:#e0e0e0;color:#444}
+.known,.new,.uses,.fixtext{display:inline-block;margin-left:6px;padding:0 6px;border-radius:10px;font-size:11px;background:#e0e0e0;color:#444}
+.new{background:#fde2e2;color:#8a1c1c}.uses{background:#e3ecfb;color:#1f4a8a}
+.fixtext{background:#e6f4e6;color:#1e5e20;font-family:ui-monospace,Menlo,Consolas,monospace}
+tbody.group th{background:#dfe5ee;font-size:13px}
+ul.related{margin:8px 0 0;padding-left:18px}ul.related li{margin:2px 0}
+ul.related code{background:#f0f2f5;padding:0 4px;border-radius:3px}
 td.detail{background:#fafbfc;padding:10px 14px 14px}
 .panes{display:grid;grid-template-columns:1fr 1fr;gap:10px}
 .pane{min-width:0}.pane-title{font-size:12px;color:var(--muted);margin:2px 0 4px}
@@ -237,6 +245,7 @@ const char *Script = R"js(
   var byId = function (id) { return document.getElementById(id); };
   var check = byId('f-check'), sev = byId('f-severity'), file = byId('f-file');
   var text = byId('f-text'), newOnly = byId('f-new'), count = byId('f-count'), none = byId('no-match');
+  var withFix = byId('f-fix');
   function apply() {
     var q = text.value.trim().toLowerCase(), shown = 0;
     rows.forEach(function (r) {
@@ -244,6 +253,7 @@ const char *Script = R"js(
                (!sev.value || r.dataset.severity === sev.value) &&
                (!file.value || r.dataset.file === file.value) &&
                (!newOnly || !newOnly.checked || r.dataset.baseline !== 'unchanged') &&
+               (!withFix.checked || r.dataset.fix === '1') &&
                (!q || r.dataset.search.indexOf(q) >= 0);
       r.hidden = !ok;
       if (ok) shown++;
@@ -258,7 +268,9 @@ const char *Script = R"js(
     tb.classList.toggle('open', show);
     tb.querySelector('tr.row').setAttribute('aria-expanded', show ? 'true' : 'false');
   }
-  [check, sev, file, newOnly].forEach(function (e) { if (e) e.addEventListener('change', apply); });
+  [check, sev, file, newOnly, withFix].forEach(function (e) {
+    if (e) e.addEventListener('change', apply);
+  });
   text.addEventListener('input', apply);
   rows.forEach(function (tb) {
     var row = tb.querySelector('tr.row');
@@ -273,15 +285,102 @@ const char *Script = R"js(
   byId('collapse-all').addEventListener('click', function () {
     rows.forEach(function (tb) { toggle(tb, false); });
   });
-  Array.prototype.forEach.call(document.querySelectorAll('[data-filter-check]'), function (a) {
+  Array.prototype.forEach.call(document.querySelectorAll('[data-filter-check],[data-filter-file]'),
+                               function (a) {
     a.addEventListener('click', function () {
-      check.value = a.getAttribute('data-filter-check'); sev.value = ''; file.value = '';
-      text.value = ''; apply();
+      check.value = a.getAttribute('data-filter-check') || '';
+      file.value = a.getAttribute('data-filter-file') || '';
+      sev.value = ''; text.value = ''; apply();
     });
   });
   apply();
 })();
 )js";
+
+bool isWave64(const Diagnostic &D) { return llvm::StringRef(D.CheckId).starts_with("W64-"); }
+
+/// The order a reviewer works in: the wave64 findings first (a definition
+/// counts once, its uses are folded under it), then the translator's; each
+/// part in file order.
+std::vector<size_t> reviewOrder(const std::vector<Diagnostic> &Diagnostics) {
+  std::vector<size_t> Order(Diagnostics.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_partition(Order.begin(), Order.end(),
+                        [&](size_t I) { return isWave64(Diagnostics[I]); });
+  return Order;
+}
+
+size_t usesOf(const Diagnostic &D) {
+  return llvm::count_if(D.Related, [](const RelatedLocation &R) { return !R.CheckId.empty(); });
+}
+
+/// Findings per check and per file, wave64 first; each name filters the table.
+void writeCounts(const std::vector<Diagnostic> &Diagnostics, llvm::raw_ostream &OS) {
+  std::map<std::pair<bool, std::string>, std::pair<size_t, size_t>> ByCheck; // findings, uses
+  std::map<std::string, std::pair<size_t, size_t>> ByFile;                 // wave64, all
+  for (const Diagnostic &D : Diagnostics) {
+    auto &C = ByCheck[{!isWave64(D), D.CheckId}];
+    ++C.first;
+    C.second += usesOf(D);
+    auto &F = ByFile[D.File];
+    F.first += isWave64(D);
+    ++F.second;
+  }
+  OS << "<section id=\"counts\" class=\"two\">\n<div><h3>By check</h3><table class=\"grid\" "
+     << "id=\"counts-check\"><thead><tr><th>Check</th><th class=\"num\">Findings</th>"
+     << "<th class=\"num\">Uses folded in</th></tr></thead><tbody>\n";
+  for (const auto &[Key, N] : ByCheck)
+    OS << "<tr><td><a class=\"mono\" href=\"#findings\" data-filter-check=\"" << esc(Key.second)
+       << "\">" << esc(Key.second) << "</a></td><td class=\"num\">" << N.first
+       << "</td><td class=\"num\">" << N.second << "</td></tr>\n";
+  OS << "</tbody></table></div>\n<div><h3>By file</h3><div class=\"scroll\"><table "
+     << "id=\"counts-file\"><thead><tr><th>File</th><th class=\"num\">Wave64</th>"
+     << "<th class=\"num\">All</th></tr></thead><tbody>\n";
+  for (const auto &[File, N] : ByFile)
+    OS << "<tr><td><a class=\"mono\" href=\"#findings\" data-filter-file=\"" << esc(File)
+       << "\">" << esc(File) << "</a></td><td class=\"num\">" << N.first
+       << "</td><td class=\"num\">" << N.second << "</td></tr>\n";
+  OS << "</tbody></table></div></div>\n</section>\n";
+}
+
+/// Badges after a finding's message: the uses folded into it, its baseline
+/// state, and what its first fix writes (what --fix-wave64 would change).
+std::string badgesOf(const Diagnostic &D, const std::string &Baseline) {
+  std::string Out;
+  if (size_t Uses = usesOf(D))
+    Out += "<span class=\"uses\">" + std::to_string(Uses) + (Uses == 1 ? " use" : " uses") +
+           "</span>";
+  if (Baseline == "new")
+    Out += "<span class=\"new\" title=\"not in the baseline\">new</span>";
+  if (!D.Fixes.empty())
+    Out += "<span class=\"fixtext\" title=\"" + esc(D.Fixes.front().Description) + "\">" +
+           (D.Fixes.front().Applied ? "fixed: " : "fix: ") + esc(D.Fixes.front().Replacement) +
+           "</span>";
+  return Out;
+}
+
+/// The uses folded into a definition (or the definition of a use), each with
+/// its source line.
+void writeRelated(const Diagnostic &D, const std::map<std::string, const FileReport *> &ByDisplay,
+                  llvm::raw_ostream &OS) {
+  if (D.Related.empty())
+    return;
+  size_t Uses = usesOf(D);
+  OS << "<div class=\"fix related\"><p class=\"fix-title\">"
+     << (Uses ? "Uses of this definition (" + std::to_string(Uses) + ")"
+              : std::string("Definition"))
+     << "</p><ul class=\"related\">\n";
+  for (const RelatedLocation &R : D.Related) {
+    OS << "<li><span class=\"mono\">" << esc(R.File) << ":" << R.Line << "</span> ";
+    auto It = ByDisplay.find(R.File);
+    if (It != ByDisplay.end())
+      OS << "<code>" << esc(llvm::StringRef(lineAt(It->second->Original, R.Offset)).trim())
+         << "</code> ";
+    OS << "&mdash; " << esc(R.CheckId.empty() ? R.Message : R.CheckId + ": " + R.Message)
+       << "</li>\n";
+  }
+  OS << "</ul></div>\n";
+}
 
 } // namespace
 
@@ -351,6 +450,8 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
     Card("", States.BaselinedCount, "accepted by the baseline", "baselined");
   OS << "</section>\n";
 
+  writeCounts(Run.Diagnostics, OS);
+
   // Findings.
   OS << "<section id=\"findings\">\n<h2>Findings</h2>\n<div class=\"filters\">\n";
   OS << "<label>Check <select id=\"f-check\"><option value=\"\">all checks</option>";
@@ -365,6 +466,7 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
   OS << "</select></label>\n";
   if (States.HasBaseline)
     OS << "<label><input type=\"checkbox\" id=\"f-new\"> new only</label>\n";
+  OS << "<label><input type=\"checkbox\" id=\"f-fix\"> with a fix</label>\n";
   OS << "<input type=\"search\" id=\"f-text\" placeholder=\"Search messages\" "
      << "aria-label=\"Search messages\">\n"
      << "<button type=\"button\" id=\"expand-all\">Expand all</button>\n"
@@ -377,8 +479,17 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
   OS << "<table id=\"findings-table\"" << (Run.Diagnostics.empty() ? " hidden" : "")
      << ">\n<thead><tr><th style=\"width:110px\">Severity</th><th style=\"width:190px\">Check</th>"
      << "<th style=\"width:260px\">Location</th><th>Message</th></tr></thead>\n";
-  for (size_t I = 0; I < Run.Diagnostics.size(); ++I) {
+  std::vector<size_t> Order = reviewOrder(Run.Diagnostics);
+  size_t Wave64 = llvm::count_if(Run.Diagnostics, isWave64);
+  for (size_t Position = 0; Position < Order.size(); ++Position) {
+    size_t I = Order[Position];
     const Diagnostic &D = Run.Diagnostics[I];
+    if (Position == 0 || Position == Wave64)
+      OS << "<tbody class=\"group\"><tr><th colspan=\"4\">"
+         << (Position < Wave64 ? "Wavefront-64 findings (" + std::to_string(Wave64) + ")"
+                               : "Translation findings (" +
+                                     std::to_string(Order.size() - Wave64) + ")")
+         << "</th></tr></tbody>\n";
     const char *Sev = sevClass(D.Level);
     std::string Baseline = !States.HasBaseline ? "" : States.Baselined[I] ? "unchanged" : "new";
     std::string Location = D.File;
@@ -388,20 +499,22 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
     std::string Help = helpUri(C.DocsBase, D.CheckId);
     OS << "<tbody class=\"finding\" id=\"finding-" << I + 1 << "\" data-check=\"" << esc(D.CheckId)
        << "\" data-severity=\"" << Sev << "\" data-file=\"" << esc(D.File)
-       << "\" data-baseline=\"" << Baseline << "\" data-search=\"" << esc(Search) << "\">\n";
+       << "\" data-baseline=\"" << Baseline << "\" data-fix=\"" << (D.Fixes.empty() ? "0" : "1")
+       << "\" data-search=\"" << esc(Search) << "\">\n";
     OS << "<tr class=\"row\" tabindex=\"0\" aria-expanded=\"false\"><td><span class=\"sev " << Sev
        << "\">" << Sev << "</span>";
     if (Baseline == "unchanged")
       OS << "<span class=\"known\" title=\"accepted by the baseline\">known</span>";
     OS << "</td><td><a class=\"mono\" href=\"" << esc(Help) << "\">" << esc(D.CheckId)
        << "</a></td><td class=\"mono\">" << esc(Location) << "</td><td>" << esc(D.Message)
-       << "</td></tr>\n";
+       << badgesOf(D, Baseline) << "</td></tr>\n";
 
     // Details: the description, source and output around it, and the fixes.
     OS << "<tr class=\"detail\" hidden><td colspan=\"4\" class=\"detail\">\n";
     CheckInfo Info = describeCheck(D.CheckId);
     OS << "<p class=\"check-desc\">" << esc(Info.ShortDescription) << " <a href=\"" << esc(Help)
        << "\">Documentation of " << esc(D.CheckId) << "</a></p>\n";
+    writeRelated(D, ByDisplay, OS);
     auto It = ByDisplay.find(D.File);
     if (It == ByDisplay.end()) {
       OS << "<p class=\"check-desc\">The file is not among the inputs; no source to show.</p>\n";

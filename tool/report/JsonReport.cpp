@@ -37,6 +37,19 @@ llvm::json::Value wave64ScanName(const FileReport &F) {
   return nullptr;
 }
 
+llvm::json::Array relatedOf(const Diagnostic &D) {
+  llvm::json::Array Related;
+  for (const RelatedLocation &R : D.Related)
+    Related.push_back(llvm::json::Object{{"file", R.File},
+                                         {"line", R.Line},
+                                         {"column", R.Column},
+                                         {"offset", R.Offset},
+                                         {"id", R.CheckId.empty() ? llvm::json::Value(nullptr)
+                                                                  : llvm::json::Value(R.CheckId)},
+                                         {"message", R.Message}});
+  return Related;
+}
+
 } // namespace
 
 llvm::json::Value buildJsonReport(const ReportContext &C) {
@@ -97,6 +110,7 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                          {"message", D.Message},
                          {"confidence", D.LowConfidence ? "low" : "high"},
                          {"fixes", std::move(Fixes)},
+                         {"related", relatedOf(D)},
                          {"fingerprint", States.Fingerprints[I]},
                          {"helpUri", helpUri(C.DocsBase, D.CheckId)}};
     O["baseline"] = !States.HasBaseline ? llvm::json::Value(nullptr)

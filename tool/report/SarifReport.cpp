@@ -98,6 +98,26 @@ llvm::json::Value buildSarifReport(const ReportContext &C) {
     Artifacts.push_back(std::move(A));
   }
 
+  // The uses folded into a definition (or the definition of a use), numbered
+  // within the result as SARIF asks.
+  auto RelatedOf = [&](const Diagnostic &D) {
+    llvm::json::Array Related;
+    for (const RelatedLocation &R : D.Related) {
+      auto It = ByDisplay.find(R.File);
+      unsigned Column = It != ByDisplay.end() ? codePointColumn(It->second->Original, R.Offset)
+                                              : R.Column;
+      llvm::json::Object Physical{
+          {"artifactLocation", LocationOf(R.File)},
+          {"region", llvm::json::Object{{"startLine", R.Line}, {"startColumn", Column}}}};
+      Related.push_back(llvm::json::Object{{"id", static_cast<int64_t>(Related.size())},
+                                           {"physicalLocation", std::move(Physical)},
+                                           {"message", message(R.CheckId.empty()
+                                                                   ? R.Message
+                                                                   : R.CheckId + ": " + R.Message)}});
+    }
+    return Related;
+  };
+
   llvm::json::Array Results;
   for (size_t I = 0; I < Run.Diagnostics.size(); ++I) {
     const Diagnostic &D = Run.Diagnostics[I];
@@ -145,6 +165,8 @@ llvm::json::Value buildSarifReport(const ReportContext &C) {
         {"partialFingerprints", llvm::json::Object{{"cu2dcu/v1", States.Fingerprints[I]}}}};
     if (!Fixes.empty())
       Result["fixes"] = std::move(Fixes);
+    if (!D.Related.empty())
+      Result["relatedLocations"] = RelatedOf(D);
     if (D.LowConfidence) // SARIF's rank: 0-100, how sure the tool is
       Result["rank"] = 30.0;
     if (States.HasBaseline)

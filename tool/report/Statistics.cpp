@@ -34,7 +34,7 @@ RunStatistics computeStatistics(const RunResult &Run) {
         ++S.Symbols;
       else if (E.Category == "wave64")
         ++S.Wave64Fixes;
-      else if (E.Category == "launch-bounds")
+      else if (E.Name == "__launch_bounds__") // removed, or made NVIDIA-only by the shim
         ++S.LaunchBoundsRemoved;
       else if (!E.Name.empty()) {
         ++S.ApiRenames;

@@ -11,7 +11,7 @@ __device__ float tile_sum(cg::thread_block_tile<32> tile, float v) {
 
 __global__ void cg_reduce(const float *in, float *out, int n) {
   cg::thread_block cta = cg::this_thread_block();
-  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);  // expect: W64-SHFL-OFFSET (32-lane tiles, like width 32)
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = tile_sum(tile, i < n ? in[i] : 0.f);
   if (tile.thread_rank() == 0)

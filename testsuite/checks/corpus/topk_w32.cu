@@ -2,7 +2,7 @@
 #include <cuda_runtime.h>
 
 #define WARP 32  // expect: W64-LANE-MATH (definition site)
-#define LOG_WARP 5
+#define LOG_WARP 5  // expect: W64-LANE-MATH (definition site: its uses are related locations)
 
 __device__ __forceinline__ void cas(float &v, int &idx, int partner_mask, bool up) {
   float ov = __shfl_xor_sync(0xffffffff, v, partner_mask);  // expect: W64-MASK32

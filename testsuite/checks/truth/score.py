@@ -52,14 +52,16 @@ def run_all(tool, corpus, names, jobs):
 
 
 def findings_of(name, report):
-    """W64 findings of one report, once per (file, line, id)."""
+    """W64 findings of one report, once per (file, line, id), each with the
+    [file, line] of the uses folded into it (its related locations)."""
     found = {}
     for d in report.get("diagnostics", []):
         if d["id"].startswith("W64-"):
             key = (name, d["file"], d["line"], d["id"])
-            found.setdefault(key, {"benchmark": name, "file": d["file"], "line": d["line"],
-                                   "id": d["id"], "severity": d["severity"],
-                                   "confidence": d.get("confidence")})
+            f = found.setdefault(key, {"benchmark": name, "file": d["file"], "line": d["line"],
+                                       "id": d["id"], "severity": d["severity"],
+                                       "confidence": d.get("confidence"), "related": []})
+            f["related"] += [[r["file"], r["line"]] for r in d.get("related", []) if r["id"]]
     return list(found.values())
 
 
@@ -73,8 +75,20 @@ def ratio(hit, total):
     return round(hit / total, 4) if total else None
 
 
+def related_lines(findings):
+    return {(f["benchmark"], file, line) for f in findings for file, line in f["related"]}
+
+
 def finding_lines(findings):
-    return {(f["benchmark"], f["file"], f["line"]) for f in findings}
+    """Lines a reviewer is shown: the findings and the uses folded into them."""
+    return {(f["benchmark"], f["file"], f["line"]) for f in findings} | related_lines(findings)
+
+
+def true_lines(findings, truth_lines):
+    """Truth lines, and the related locations of findings on them: a finding
+    there is part of a true site, not a false positive."""
+    hits = [f for f in findings if (f["benchmark"], f["file"], f["line"]) in truth_lines]
+    return truth_lines | related_lines(hits)
 
 
 def is_hit(entry, lines, tolerance):
@@ -187,7 +201,8 @@ def score(truth, reports, corpus):
     for name, report in sorted(reports.items()):
         findings += findings_of(name, report)
         modes.update(parse_modes_of(name, report))
-    lines, truth_lines = finding_lines(findings), truth_keys(entries)
+    lines = finding_lines(findings)
+    truth_lines = true_lines(findings, truth_keys(entries))
     paired = {(b, f) for b, files in truth.get("paired_files", {}).items() for f in files}
     in_paired = [f for f in findings if (f["benchmark"], f["file"]) in paired]
     return {

@@ -2,7 +2,11 @@
 // and translations of single constructs, each input beside its expectation.
 #include "buildfiles/BuildFiles.h"
 #include "buildfiles/CMakeTranslator.h"
+#include "buildfiles/CompileDatabase.h"
 #include "buildfiles/MakefileTranslator.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 #include <gtest/gtest.h>
 
@@ -223,6 +227,68 @@ TEST(CMakeTranslate, UnmappedCudaNamesAreReported) {
   ASSERT_EQ(T.Findings.size(), 1u);
   EXPECT_EQ(T.Findings[0].Line, 1u);
   EXPECT_EQ(T.Findings[0].Column, 9u);
+}
+
+TEST(CMake, NvccFlagListBecomesAFlagString) {
+  // FindCUDA's CUDA_NVCC_FLAGS is a list; CMAKE_HIP_FLAGS a blank-separated
+  // string: a ';' left in it would end the compile command.
+  BuildTranslation T = cmake("set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS};-arch=sm_60;-O3)\n"
+                             "list(APPEND CUDA_NVCC_FLAGS -lineinfo --use_fast_math \"-DX=\\\"a\\\"\")\n"
+                             "set(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -Xcompiler -fopenmp\")\n");
+  EXPECT_EQ(T.Text, "set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -O3\")\n"
+                    "string(APPEND CMAKE_HIP_FLAGS \" -ffast-math -DX=\\\"a\\\"\")\n"
+                    "set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -fopenmp\")\n");
+}
+
+// compile_commands.json: the tree moves from /p to /o.
+llvm::json::Value database(const std::string &Text, std::vector<Diagnostic> *Findings = nullptr) {
+  BuildOptions Opts;
+  Opts.InputRoot = "/p";
+  Opts.OutputRoot = "/o";
+  Opts.Folder = "/b";
+  BuildTranslation T = translateCompileDatabase(Text, "compile_commands.json", shippedMap(), Opts);
+  if (Findings)
+    *Findings = T.Findings;
+  auto Parsed = llvm::json::parse(T.Text);
+  if (!Parsed)
+    return llvm::toString(Parsed.takeError());
+  return std::move(*Parsed);
+}
+
+TEST(CompileDatabase, CommandOutsideTheTreeRunsBesideTheDatabase) {
+  // The build folder /b is outside the tree: the command runs at the output's
+  // root, its inputs absolute (moved when in the tree), its object relative.
+  auto Got = database(R"([{"directory": "/b", "file": "/p/src/a.cu",
+    "command": "nvcc -I../p/include -isystem /usr/include/x -G -c /p/src/a.cu -o a.o"}])");
+  auto Want = llvm::json::parse(R"([{"directory": "/o", "file": "/o/src/a.cu",
+    "arguments": ["hipcc", "-I/o/include", "-isystem", "/usr/include/x", "-c", "/o/src/a.cu",
+                  "-o", "a.o"]}])");
+  ASSERT_TRUE(bool(Want));
+  EXPECT_EQ(Got, *Want) << llvm::formatv("{0:2}", Got).str();
+}
+
+TEST(CompileDatabase, OtherCompilersKeepTheirWordsAndRelativePathsStay) {
+  auto Got = database(R"([{"directory": ".", "file": "a.cpp", "output": "a.o",
+    "arguments": ["g++", "-Iinc", "-G", "-c", "a.cpp", "-o", "a.o"]}])");
+  // "." is the database's folder /b, outside the tree: as above.
+  auto Want = llvm::json::parse(R"([{"directory": "/o", "file": "/b/a.cpp", "output": "a.o",
+    "arguments": ["g++", "-I/b/inc", "-G", "-c", "/b/a.cpp", "-o", "a.o"]}])");
+  ASSERT_TRUE(bool(Want));
+  EXPECT_EQ(Got, *Want) << llvm::formatv("{0:2}", Got).str();
+  Got = database(R"([{"directory": "/p/bld", "file": "../a.cu",
+    "arguments": ["nvcc", "-I", "../inc", "-c", "../a.cu"]}])");
+  Want = llvm::json::parse(R"([{"directory": "/o/bld", "file": "../a.cu",
+    "arguments": ["hipcc", "-I", "../inc", "-c", "../a.cu"]}])");
+  ASSERT_TRUE(bool(Want));
+  EXPECT_EQ(Got, *Want) << llvm::formatv("{0:2}", Got).str();
+}
+
+TEST(CompileDatabase, NotADatabaseIsKeptWithAWarning) {
+  BuildTranslation T = translateCompileDatabase("{\"not\": \"a list\"}", "compile_commands.json",
+                                                shippedMap(), BuildOptions{});
+  EXPECT_EQ(T.Text, "{\"not\": \"a list\"}");
+  ASSERT_EQ(T.Findings.size(), 1u);
+  EXPECT_EQ(T.Findings[0].Level, Severity::Warning);
 }
 
 } // namespace

@@ -1,0 +1,109 @@
+#include "checks/DefinitionSites.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <utility>
+
+namespace cu2dcu {
+
+namespace {
+
+using LineKey = std::pair<std::string, unsigned>;
+
+bool isWave64(const Diagnostic &D) { return llvm::StringRef(D.CheckId).starts_with("W64-"); }
+
+RelatedLocation useOf(const Diagnostic &D) {
+  return RelatedLocation{D.File, D.Line, D.Column, D.Offset, D.CheckId, D.Message};
+}
+
+/// The finding a use is folded into when its definition line has none of its
+/// own: the use, moved to the definition. Its fixes stay when they are written
+/// in the definition's file (they replace the constant's value there).
+Diagnostic promoted(const Diagnostic &Use) {
+  Diagnostic P = Use;
+  const RelatedLocation &Def = *Use.Definition;
+  P.File = Def.File;
+  P.Line = Def.Line;
+  P.Column = Def.Column;
+  P.Offset = Def.Offset;
+  P.Definition.reset();
+  if (Use.File != Def.File)
+    P.Fixes.clear();
+  P.Message = "this definition assumes 32-lane warps (its uses are listed as related "
+              "locations); at the first use: " +
+              Use.Message;
+  return P;
+}
+
+/// Related locations in file order, each once (headers are reported through
+/// every unit that includes them).
+void tidy(std::vector<RelatedLocation> &Related) {
+  auto Key = [](const RelatedLocation &R) { return std::tie(R.File, R.Offset); };
+  llvm::sort(Related, [&](const RelatedLocation &A, const RelatedLocation &B) {
+    return Key(A) < Key(B);
+  });
+  Related.erase(std::unique(Related.begin(), Related.end(),
+                            [&](const RelatedLocation &A, const RelatedLocation &B) {
+                              return Key(A) == Key(B);
+                            }),
+                Related.end());
+}
+
+} // namespace
+
+void foldIntoDefinitions(std::vector<Diagnostic> &Diagnostics) {
+  // The first W64 finding on each line; a definition line without one gets
+  // its first use moved there.
+  std::map<LineKey, size_t> AtLine;
+  for (size_t I = 0; I < Diagnostics.size(); ++I) {
+    Diagnostic &D = Diagnostics[I];
+    if (D.Definition && D.Definition->File == D.File && D.Definition->Line == D.Line)
+      D.Definition.reset(); // the definition itself (const int kWarps = BLOCK / 32)
+    if (isWave64(D))
+      AtLine.emplace(LineKey(D.File, D.Line), I);
+  }
+  for (size_t I = 0, N = Diagnostics.size(); I < N; ++I)
+    if (const auto &Def = Diagnostics[I].Definition;
+        Def && !AtLine.count(LineKey(Def->File, Def->Line))) {
+      AtLine.emplace(LineKey(Def->File, Def->Line), Diagnostics.size());
+      Diagnostics.push_back(promoted(Diagnostics[I]));
+    }
+  // A use folds into the finding at its definition, following chains
+  // (smem[MAX_WARPS], MAX_WARPS = 1024 / WARP_SIZE, WARP_SIZE = 32).
+  auto RootOf = [&](size_t I) {
+    for (int Depth = 0; Depth < 8 && Diagnostics[I].Definition; ++Depth) {
+      const RelatedLocation &Def = *Diagnostics[I].Definition;
+      I = AtLine.find(LineKey(Def.File, Def.Line))->second; // every definition line has one
+    }
+    return I;
+  };
+  std::vector<bool> Folded(Diagnostics.size(), false);
+  for (size_t I = 0; I < Diagnostics.size(); ++I) {
+    if (!Diagnostics[I].Definition)
+      continue;
+    size_t Root = RootOf(I);
+    if (Root == I || Diagnostics[Root].Definition)
+      continue; // a cycle: left as it is
+    Diagnostic &Def = Diagnostics[Root];
+    Def.Related.push_back(useOf(Diagnostics[I]));
+    // The fix a use suggests rewrites the definition (WARP_SIZE -> warpSize):
+    // shown there, where its offsets are valid.
+    if (Def.Fixes.empty() && Diagnostics[I].File == Def.File)
+      Def.Fixes = Diagnostics[I].Fixes;
+    Folded[I] = true;
+  }
+  std::vector<Diagnostic> Kept;
+  for (size_t I = 0; I < Diagnostics.size(); ++I)
+    if (!Folded[I]) {
+      tidy(Diagnostics[I].Related);
+      Kept.push_back(std::move(Diagnostics[I]));
+    }
+  std::sort(Kept.begin(), Kept.end());
+  Diagnostics = std::move(Kept);
+}
+
+} // namespace cu2dcu
