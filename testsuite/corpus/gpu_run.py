@@ -181,30 +181,33 @@ class Runner:
             self.results[name] = record
             self.write()
 
+    def run_side(self, record, side, folder):
+        """Runs one side ("cuda" or "translated") once it has built: a verdict
+        that ends the comparison (or None), and the program's output."""
+        if not record[side + "Build"]["ok"]:
+            return side + "-build", None
+        record[side + "Run"], output = self.execute(folder)
+        if output is None:
+            return "not-run", None
+        if not record[side + "Run"]["ok"]:
+            return side + "-run", None
+        return None, output
+
     def compare(self, record, cuda, translated):
-        for side in ("cudaBuild", "translatedBuild"):
-            if record[side].get("error") == "not-run":
-                return "not-run"
-        if not record["cudaBuild"]["ok"]:
-            return "cuda-build"
-        record["cudaRun"], cuda_output = self.execute(cuda)
-        if cuda_output is None:
+        if any(record[side + "Build"].get("error") == "not-run" for side in ("cuda", "translated")):
             return "not-run"
-        if not record["cudaRun"]["ok"]:
-            return "cuda-run"
-        if not record["translatedBuild"]["ok"]:
-            return "translated-build"
-        record["translatedRun"], translated_output = self.execute(translated)
-        if translated_output is None:
-            return "not-run"
-        if not record["translatedRun"]["ok"]:
-            return "translated-run"
+        verdict, cuda_output = self.run_side(record, "cuda", cuda)
+        if verdict:
+            return verdict
+        verdict, translated_output = self.run_side(record, "translated", translated)
+        if verdict:
+            return verdict
         first, ours = comparable_lines(cuda_output), comparable_lines(translated_output)
         if not first:
             return "no-output"
         if first == ours:
             return "same"
-        rerun, again_output = self.execute(cuda)
+        _, again_output = self.execute(cuda)
         again = comparable_lines(again_output or "")
         record["cudaRerunSame"] = again == first
         if again != first and stable_compare(first, again, ours):
