@@ -101,6 +101,9 @@ def parse_args(argv):
     ap.add_argument("--no-compile", action="store_true", help="skip the hipcc syntax checks")
     ap.add_argument("--nvidia", action="store_true",
                     help="also compile every unit through HIP's NVIDIA path (nvcc, %s)" % NVIDIA_ARCH)
+    ap.add_argument("--build", action="store_true",
+                    help="the build column: make (and cmake) of the translated benchmark and of "
+                         "its twin, as build_check.py does")
     ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
     ap.add_argument("--hip-nvidia-include", default=os.path.join(REPO, "build", "hip-nvidia-include"),
                     help="HIP-on-NVIDIA compat headers; generated there when absent")
@@ -604,6 +607,26 @@ def wave64_truth_headline(path):
             "truthLines": score["recall"]["all"]["truth"]}
 
 
+def run_builds(records, args):
+    """The build column: each benchmark's translated Makefile / CMakeLists.txt
+    built beside its twin's (build_check.py), per column the share that
+    builds where the twin does."""
+    import build_check
+    maps = args.mappings or ""
+
+    def one(record):
+        record["build"] = build_check.check_benchmark(record["name"], args.corpus, args.tool,
+                                                      maps=maps)
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            list(pool.map(one, records))
+    finally:
+        build_check.remove_cmake_places()
+    results = [r["build"] for r in records]
+    return {col: build_check.column_summary(results, col) for col in ("make", "cmake")}
+
+
 def gpu_headline(path):
     """The summary of gpu_run.py (originals and translations run on an NVIDIA
     GPU, outputs compared), when that run exists."""
@@ -652,6 +675,10 @@ def summary_rows(summary):
         rows.append(("wave64 vs mined truth (%d lines): recall core / all, precision" %
                      truth["truthLines"], "%.1f%% / %.1f%%, %.1f%%" % (
                          100 * truth["coreRecall"], 100 * truth["allRecall"], 100 * truth["precision"])))
+    for col, b in (summary.get("build") or {}).items():
+        if b["sampled"]:
+            rows.append(("build column, %s: translated builds where the twin builds" % col,
+                         "%d / %d" % (b["translated_builds_where_twin_builds"], b["twin_builds"])))
     gpu = summary.get("gpuRun")
     if gpu:
         rows.append(("GPU run (sm_%s): translations whose output matches the CUDA original, of "
@@ -773,7 +800,9 @@ def main(argv=None):
         records = translate_all(names, args, work)
         if not args.no_compile:
             run_compiles(records, args, work)
+    builds = run_builds(records, args) if args.build else None
     summary = summarize(records, not args.no_compile, args.nvidia)
+    summary["build"] = builds
     summary["wave64Truth"] = wave64_truth_headline(args.wave64_score)
     summary["gpuRun"] = gpu_headline(args.gpu_results)
     write_outputs({"summary": summary, "benchmarks": records}, markdown(summary), args)
