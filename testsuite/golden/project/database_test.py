@@ -4,16 +4,16 @@
   database_test.py --tool build/tool/main/cu2dcu --step translate|build
 
 database/ is a project as a build system leaves it: sources in src/, headers
-in include/ (one reached only through another), build/compile_commands.json
+in include/ (one reached only through another), db/compile_commands.json
 with a relative "directory" and the separate form `-I include`.
-`cu2dcu -p database/build -o OUT --json R`:
+`cu2dcu -p database/db -o OUT --json R`:
   --step translate: every database file and reached header parses with the
     AST (the report's parseMode), the reached headers are written translated
     under OUT/include (the project root is the common ancestor, database/),
     a header nobody includes is not, the database is rewritten for hipcc
     (compared as JSON with compile_commands.json.expected), --root moves the
     root up, and a --root that leaves out the database's files is refused;
-  --step build: runs each command of OUT/build/compile_commands.json in its
+  --step build: runs each command of OUT/db/compile_commands.json in its
     directory with hipcc for gfx906, then links the objects.
 Exit 0 pass, 1 fail, 77 skipped (no hipcc, outside CI).
 """
@@ -27,6 +27,9 @@ from hipbuild import build_env, missing_tools, run  # noqa: E402
 
 SOURCES = ["src/main.cu", "src/saxpy.cu"]
 HEADERS = ["include/saxpy.cuh", "include/util/check.cuh"]
+# The build folder holding compile_commands.json (and the objects); not named
+# build/, which the repository keeps for build outputs.
+DATABASE_DIR = "db"
 
 
 def read(path):
@@ -35,7 +38,7 @@ def read(path):
 
 
 def port(tool, project, out, report, *extra):
-    return subprocess.run([tool, "-p", os.path.join(project, "build"), "-o", out, "--json", report]
+    return subprocess.run([tool, "-p", os.path.join(project, DATABASE_DIR), "-o", out, "--json", report]
                           + list(extra), capture_output=True, text=True)
 
 
@@ -52,10 +55,10 @@ def check_translation(out, report, failures):
     if os.path.exists(os.path.join(out, "include", "unused.cuh")):
         failures.append("include/unused.cuh is included by no database file, yet written")
     want = json.loads(read(os.path.join(HERE, "compile_commands.json.expected")).replace("@OUT@", out))
-    path = os.path.join(out, "build", "compile_commands.json")
+    path = os.path.join(out, DATABASE_DIR, "compile_commands.json")
     got = json.loads(read(path)) if os.path.isfile(path) else None
     if got != want:
-        failures.append("build/compile_commands.json:\n%s\nwant:\n%s" % (
+        failures.append(DATABASE_DIR + "/compile_commands.json:\n%s\nwant:\n%s" % (
             json.dumps(got, indent=1), json.dumps(want, indent=1)))
 
 
@@ -77,10 +80,10 @@ def build(out, failures):
     if skipped:
         return skipped
     env = build_env()
-    for entry in json.load(open(os.path.join(out, "build", "compile_commands.json"))):
+    for entry in json.load(open(os.path.join(out, DATABASE_DIR, "compile_commands.json"))):
         if not run(entry["arguments"], env, failures, cwd=entry["directory"]):
             return None
-    objects = [os.path.join(out, "build", o) for o in ("main.o", "saxpy.o")]
+    objects = [os.path.join(out, DATABASE_DIR, o) for o in ("main.o", "saxpy.o")]
     if run(["hipcc", "--offload-arch=gfx906"] + objects + ["-o", "saxpy"], env, failures, cwd=out) \
             and not os.path.isfile(os.path.join(out, "saxpy")):
         failures.append("hipcc did not link saxpy")
