@@ -596,10 +596,8 @@ def compile_summary(records, prefix=""):
 def wave64_truth_headline(path):
     """Recall and precision of the W64 checks against the truth mined from the
     hand-written ports (testsuite/checks/truth), when that score exists."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            score = json.load(f)
-    except OSError:
+    score = optional_json(path)
+    if score is None:
         return None
     return {"coreRecall": score["recall"]["core"]["recall"],
             "allRecall": score["recall"]["all"]["recall"],
@@ -630,9 +628,15 @@ def run_builds(records, args):
 def gpu_headline(path):
     """The summary of gpu_run.py (originals and translations run on an NVIDIA
     GPU, outputs compared), when that run exists."""
+    run = optional_json(path)
+    return run["summary"] if run else None
+
+
+def optional_json(path):
+    """A results file another command writes, or None where it was not run."""
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)["summary"]
+            return json.load(f)
     except OSError:
         return None
 
