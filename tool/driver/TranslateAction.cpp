@@ -97,10 +97,11 @@ private:
   RegisterKeywordTranslator Registers;
 };
 
-/// The byte range of D in its file when it is written in a translated file.
-std::optional<SourceContext::FileRange> declRange(const clang::Decl *D, SourceContext &Context) {
+/// The byte range of R (expanded) when it lies in one translated file.
+std::optional<SourceContext::FileRange> fileRangeOf(clang::SourceRange Written,
+                                                    SourceContext &Context) {
   const clang::SourceManager &SM = Context.sourceManager();
-  clang::SourceRange R = SM.getExpansionRange(D->getSourceRange()).getAsRange();
+  clang::SourceRange R = SM.getExpansionRange(Written).getAsRange();
   if (R.isInvalid())
     return std::nullopt;
   auto [File, Begin] = SM.getDecomposedLoc(R.getBegin());
@@ -111,9 +112,107 @@ std::optional<SourceContext::FileRange> declRange(const clang::Decl *D, SourceCo
   return SourceContext::FileRange{File, Begin, std::max(End, Begin)};
 }
 
+/// The byte range of D in its file when it is written in a translated file.
+std::optional<SourceContext::FileRange> declRange(const clang::Decl *D, SourceContext &Context) {
+  return fileRangeOf(D->getSourceRange(), Context);
+}
+
+/// A namespace or linkage specification holds its head (up to its `{`) and
+/// its closing `}`; what is between belongs to its own declarations.
+void holdContainerBraces(const SourceContext::FileRange &Range, const std::string &Text,
+                         std::vector<ByteRange> &Held) {
+  size_t Brace = Text.find('{', Range.Begin);
+  if (Brace == std::string::npos || Brace >= Range.End) {
+    Held.push_back({Range.Begin, Range.End}); // `extern "C" int f();` has no braces
+    return;
+  }
+  Held.push_back({Range.Begin, unsigned(Brace + 1)});
+  Held.push_back({Range.End > 0 ? Range.End - 1 : 0, Range.End});
+}
+
+/// Per file, the byte ranges the top-level declarations of the AST cover
+/// (inside namespaces and linkage specifications, whose own braces count).
+using CoveredRanges = std::map<clang::FileID, std::vector<ByteRange>>;
+
+/// The runs of code in Text[Begin, End) that no covered range holds and no
+/// directive: what clang dropped while it recovered (statements outside a
+/// function, the members of a class it never declared). A run needs a word.
+std::vector<ByteRange> droppedRuns(const std::string &Text, unsigned Begin, unsigned End,
+                                   const std::vector<ByteRange> &Covered) {
+  std::vector<ByteRange> Runs;
+  bool InDirective = false, RunHasWord = false;
+  std::optional<ByteRange> Run;
+  auto closeRun = [&] {
+    if (Run && RunHasWord)
+      Runs.push_back(*Run);
+    Run.reset();
+    RunHasWord = false;
+  };
+  for (const RawToken &T : lexRaw(Text, Begin, End)) {
+    if (T.StartsLine)
+      InDirective = T.Kind == clang::tok::hash;
+    bool Held = InDirective || llvm::any_of(Covered, [&](const ByteRange &R) {
+                  return T.Offset >= R.Begin && T.Offset < R.End;
+                });
+    if (Held) {
+      closeRun();
+      continue;
+    }
+    if (!Run)
+      Run = ByteRange{T.Offset, T.Offset};
+    Run->End = T.Offset + T.Length;
+    RunHasWord |= T.Kind == clang::tok::raw_identifier;
+  }
+  closeRun();
+  return Runs;
+}
+
+/// Sorted, with overlapping ranges merged: each byte is filled in once.
+std::vector<ByteRange> merged(std::vector<ByteRange> Ranges) {
+  llvm::sort(Ranges, [](const ByteRange &A, const ByteRange &B) { return A.Begin < B.Begin; });
+  std::vector<ByteRange> Out;
+  for (const ByteRange &R : Ranges)
+    if (!Out.empty() && R.Begin <= Out.back().End)
+      Out.back().End = std::max(Out.back().End, R.End);
+    else
+      Out.push_back(R);
+  return Out;
+}
+
+/// Statements clang dropped inside function bodies while it recovered (a loop
+/// over a member whose type it could not find): the code of a compound
+/// statement that none of its statements holds. Only in files with an error,
+/// so that an inactive #if branch elsewhere is not taken for one.
+class DroppedStatements : public clang::RecursiveASTVisitor<DroppedStatements> {
+public:
+  DroppedStatements(SourceContext &Context, const std::map<clang::FileID, unsigned> &WithErrors,
+                    std::map<clang::FileID, std::vector<ByteRange>> &Recovered)
+      : Context(Context), WithErrors(WithErrors), Recovered(Recovered) {}
+
+  bool VisitCompoundStmt(clang::CompoundStmt *S) {
+    auto Braces = fileRangeOf({S->getLBracLoc(), S->getRBracLoc()}, Context);
+    if (!Braces || !WithErrors.count(Braces->File))
+      return true;
+    std::vector<ByteRange> Held;
+    for (const clang::Stmt *Child : S->body())
+      if (auto Range = fileRangeOf(Child->getSourceRange(), Context))
+        Held.push_back({Range->Begin, Range->End});
+    llvm::append_range(Recovered[Braces->File],
+                       droppedRuns(Context.textOf(Braces->File), Braces->Begin + 1,
+                                   Braces->End - 1, Held));
+    return true;
+  }
+
+private:
+  SourceContext &Context;
+  const std::map<clang::FileID, unsigned> &WithErrors;
+  std::map<clang::FileID, std::vector<ByteRange>> &Recovered;
+};
+
 /// Records where clang recovered from errors: every top-level declaration
 /// (inside namespaces and linkage specifications) that is invalid or holds
-/// an error, and the line of an error outside any declaration.
+/// an error; in a file with an error, the code after it that no declaration
+/// holds; and the line of any other error outside a declaration.
 void recordRecoveredRanges(clang::ASTContext &Ast, SourceContext &Context,
                            const std::vector<clang::SourceLocation> &Errors) {
   const clang::SourceManager &SM = Context.sourceManager();
@@ -124,36 +223,54 @@ void recordRecoveredRanges(clang::ASTContext &Ast, SourceContext &Context,
       Pending.push_back({File, Offset});
   }
   std::vector<bool> Covered(Pending.size());
+  CoveredRanges Held;
+  std::map<clang::FileID, std::vector<ByteRange>> Recovered;
   std::function<void(const clang::DeclContext *)> Walk = [&](const clang::DeclContext *DC) {
     for (const clang::Decl *D : DC->decls()) {
+      auto Range = declRange(D, Context);
       if (llvm::isa<clang::NamespaceDecl>(D) || llvm::isa<clang::LinkageSpecDecl>(D)) {
+        if (Range)
+          holdContainerBraces(*Range, Context.textOf(Range->File), Held[Range->File]);
         Walk(llvm::cast<clang::DeclContext>(D));
         continue;
       }
-      auto Range = declRange(D, Context);
       if (!Range)
         continue;
-      bool Recovered = D->isInvalidDecl();
+      Held[Range->File].push_back({Range->Begin, Range->End});
+      bool IsRecovered = D->isInvalidDecl();
       for (size_t I = 0; I < Pending.size(); ++I)
         if (Pending[I].first == Range->File && Pending[I].second >= Range->Begin &&
             Pending[I].second < Range->End)
-          Recovered = Covered[I] = true;
-      if (Recovered)
-        Context.findingsFor(Range->File).RecoveredRanges.push_back({Range->Begin, Range->End});
+          IsRecovered = Covered[I] = true;
+      if (IsRecovered)
+        Recovered[Range->File].push_back({Range->Begin, Range->End});
     }
   };
   Walk(Ast.getTranslationUnitDecl());
+  std::map<clang::FileID, unsigned> FirstError;
+  for (const auto &[File, Offset] : Pending)
+    if (!FirstError.count(File) || Offset < FirstError[File])
+      FirstError[File] = Offset;
+  for (const auto &[File, Offset] : FirstError) {
+    const std::string &Text = Context.textOf(File);
+    size_t LineStart = Text.rfind('\n', Offset ? Offset - 1 : 0);
+    llvm::append_range(Recovered[File],
+                       droppedRuns(Text, LineStart == std::string::npos ? 0 : LineStart + 1,
+                                   Text.size(), Held[File]));
+  }
+  DroppedStatements(Context, FirstError, Recovered).TraverseAST(Ast);
   for (size_t I = 0; I < Pending.size(); ++I) {
     if (Covered[I])
       continue;
     const std::string &Text = Context.textOf(Pending[I].first);
     size_t Begin = Text.rfind('\n', Pending[I].second ? Pending[I].second - 1 : 0);
     size_t End = Text.find('\n', Pending[I].second);
-    Context.findingsFor(Pending[I].first)
-        .RecoveredRanges.push_back({Begin == std::string::npos ? 0u : unsigned(Begin + 1),
-                                    End == std::string::npos ? unsigned(Text.size())
-                                                             : unsigned(End)});
+    Recovered[Pending[I].first].push_back(
+        {Begin == std::string::npos ? 0u : unsigned(Begin + 1),
+         End == std::string::npos ? unsigned(Text.size()) : unsigned(End)});
   }
+  for (auto &[File, Ranges] : Recovered)
+    llvm::append_range(Context.findingsFor(File).RecoveredRanges, merged(std::move(Ranges)));
 }
 
 class TranslateConsumer : public clang::ASTConsumer {

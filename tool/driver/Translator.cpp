@@ -7,6 +7,7 @@
 #include "driver/TranslateAction.h"
 #include "lexical/EntryTranslation.h"
 #include "lexical/LexicalTranslator.h"
+#include "lexical/RawTokens.h"
 #include "rewrite/EditApplier.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -189,12 +190,13 @@ UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Di
 }
 
 /// The edits and findings of the lexical rules inside Ranges of a file that
-/// an AST recovered from errors, where they do not touch what the AST did.
+/// an AST translated (where clang recovered from errors, or what the AST does
+/// not hold), where they do not touch what the AST did.
 FileFindings lexicalFillIn(const LexicalTranslator &Lexical, const FileReport &R,
-                           const FileFindings &FromAst) {
+                           const std::vector<ByteRange> &Ranges, const FileFindings &FromAst) {
   FileFindings Lexed;
   std::set<std::string> IncludedHip;
-  for (const ByteRange &Range : FromAst.RecoveredRanges)
+  for (const ByteRange &Range : Ranges)
     Lexical.translateRange(R.Original, Range.Begin, std::min<size_t>(Range.End, R.Original.size()),
                            R.Input.Source, Lexed, IncludedHip);
   auto OverlapsAst = [&](const Edit &E) {
@@ -263,6 +265,7 @@ private:
   void translateLexically(FileReport &R, ParseFailure Failure, std::string Reason);
   void applyAll();
   void addWave64Definitions();
+  void addExplicitInstantiations();
   void addInsertions(const FileReport &R, std::vector<Edit> &Edits) const;
   bool translateBuildFile(FileReport &R);
   void dropShimBlockChanges(const FileReport &R, std::vector<Edit> &Edits);
@@ -493,7 +496,8 @@ void Pipeline::takeRecovered(FileReport &R, TranslationResult &Result) {
     RecoveredIncluder[Path] = {R.Input.Display, !Findings.RecoveredRanges.empty()};
     auto It = IndexOf.find(Path);
     if (It != IndexOf.end() && !Findings.RecoveredRanges.empty()) {
-      FileFindings Lexed = lexicalFillIn(Lexical, Run.Files[It->second], Findings);
+      FileFindings Lexed =
+          lexicalFillIn(Lexical, Run.Files[It->second], Findings.RecoveredRanges, Findings);
       llvm::append_range(Findings.Edits, Lexed.Edits);
       llvm::append_range(Findings.Diagnostics, Lexed.Diagnostics);
     }
@@ -577,6 +581,30 @@ void Pipeline::addWave64Definitions() {
   }
 }
 
+/// Explicit instantiations of function templates leave no declaration in the
+/// AST (`template void f<float>(cudaStream_t);`): in files an AST translated,
+/// the lexical rules translate them.
+void Pipeline::addExplicitInstantiations() {
+  for (const FileReport &R : Run.Files) {
+    if (R.Input.Action != FileAction::Translate ||
+        (R.Mode != ParseMode::Ast && R.Mode != ParseMode::AstRecovered))
+      continue;
+    std::vector<ByteRange> Ranges = explicitInstantiationRanges(R.Original);
+    if (Ranges.empty())
+      continue;
+    FileFindings FromAst;
+    FromAst.Edits = EditsByFile[R.Input.Source];
+    llvm::copy_if(Diagnostics, std::back_inserter(FromAst.Diagnostics),
+                  [&](const Diagnostic &D) { return D.File == R.Input.Display; });
+    FileFindings Lexed = lexicalFillIn(Lexical, R, Ranges, FromAst);
+    llvm::append_range(EditsByFile[R.Input.Source], Lexed.Edits);
+    for (Diagnostic &D : Lexed.Diagnostics) {
+      D.File = R.Input.Display;
+      Diagnostics.push_back(std::move(D));
+    }
+  }
+}
+
 /// A Makefile or CMake file among the copied files: translated by the
 /// build-file rules; false for any other file.
 bool Pipeline::translateBuildFile(FileReport &R) {
@@ -626,6 +654,7 @@ void Pipeline::addInsertions(const FileReport &R, std::vector<Edit> &Edits) cons
 
 void Pipeline::applyAll() {
   StageClock RewriteClock;
+  addExplicitInstantiations();
   for (FileReport &R : Run.Files) {
     if (R.Status == FileStatus::Failed)
       continue;

@@ -90,4 +90,54 @@ std::string cleanSpelling(const std::string &Text, const RawToken &T) {
   return Clean;
 }
 
+namespace {
+
+bool spelledAs(const std::string &Text, const RawToken &T, llvm::StringRef Word) {
+  return T.Kind == clang::tok::raw_identifier && llvm::StringRef(Text).substr(T.Offset, T.Length) == Word;
+}
+
+/// `template` starts a declaration, not `x.template f<T>()`: nothing before
+/// it, or the end of a declaration, or `extern`, or the start of a line.
+bool startsExplicitInstantiation(const std::string &Text, const std::vector<RawToken> &Tokens,
+                                 size_t I) {
+  if (!spelledAs(Text, Tokens[I], "template") || I + 1 == Tokens.size() ||
+      Tokens[I + 1].Kind == clang::tok::less)
+    return false;
+  if (I == 0)
+    return true;
+  clang::tok::TokenKind Before = Tokens[I - 1].Kind;
+  if (Before == clang::tok::period || Before == clang::tok::arrow ||
+      Before == clang::tok::coloncolon)
+    return false;
+  return Tokens[I].StartsLine || Before == clang::tok::semi || Before == clang::tok::r_brace ||
+         Before == clang::tok::l_brace || spelledAs(Text, Tokens[I - 1], "extern");
+}
+
+} // namespace
+
+std::vector<ByteRange> explicitInstantiationRanges(const std::string &Text) {
+  std::vector<ByteRange> Ranges;
+  if (Text.find("template") == std::string::npos)
+    return Ranges;
+  std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
+  for (size_t I = 0; I < Tokens.size(); ++I) {
+    if (!startsExplicitInstantiation(Text, Tokens, I))
+      continue;
+    int Depth = 0;
+    for (size_t J = I + 1; J < Tokens.size(); ++J) {
+      clang::tok::TokenKind Kind = Tokens[J].Kind;
+      Depth += Kind == clang::tok::l_paren || Kind == clang::tok::l_square;
+      Depth -= Kind == clang::tok::r_paren || Kind == clang::tok::r_square;
+      if (Depth == 0 && (Kind == clang::tok::l_brace || Kind == clang::tok::hash))
+        break; // a definition or a directive: not an instantiation
+      if (Depth == 0 && Kind == clang::tok::semi) {
+        Ranges.push_back({Tokens[I].Offset, Tokens[J].Offset + Tokens[J].Length});
+        I = J;
+        break;
+      }
+    }
+  }
+  return Ranges;
+}
+
 } // namespace cu2dcu

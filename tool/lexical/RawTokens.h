@@ -1,6 +1,8 @@
 // A file's raw token stream (no preprocessing), with byte offsets.
 #pragma once
 
+#include "core/TranslationResult.h"
+
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/TokenKinds.h"
 
@@ -28,5 +30,11 @@ std::vector<RawToken> lexRaw(const std::string &Text, unsigned Begin, unsigned E
 /// The spelling of a token as the compiler sees it: line continuations
 /// (backslash, optional spaces, newline) removed.
 std::string cleanSpelling(const std::string &Text, const RawToken &T);
+
+/// The explicit instantiations of Text (`template void f<float>(cudaStream_t);`,
+/// `extern template ...`), from `template` to their `;`. Clang keeps no
+/// declaration for those of function templates, so no AST pass sees the
+/// types written there.
+std::vector<ByteRange> explicitInstantiationRanges(const std::string &Text);
 
 } // namespace cu2dcu
