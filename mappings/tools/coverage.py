@@ -1,6 +1,8 @@
 """Render docs/coverage.md from the verifier's results (deterministic output)."""
 import collections
 
+import equivalents
+
 FAMILY_TITLES = {
     "runtime": "CUDA runtime API functions", "types": "Runtime types, enumerators, #defines",
     "device": "Device built-ins and math", "driver": "Driver API (cuda.h)",
@@ -102,6 +104,12 @@ def render(r):
 
 
 def render_targets(r, w):
+    """Mapped and unsupported per target HIP, then the API functions' equivalents."""
+    render_target_entries(r, w)
+    equivalents.render(r.equivalents, w)
+
+
+def render_target_entries(r, w):
     """Mapped and unsupported per target HIP, and the rule names left unmapped."""
     w("")
     w("## Per target HIP")

@@ -457,6 +457,8 @@ RULES["headers"] = HEADERS
 DEVICEPTR_REASON = ("%s takes a pointer, and hipDeviceptr_t is a pointer on AMD but an "
                     "integer (CUdeviceptr) on HIP's NVIDIA path; the shim casts for both.")
 ARGS_DIFFER = "argument lists differ from the CUDA driver call; "
+LAUNCH_PARAMS_REASON = ("not in HIP 5.2, whose hipLaunchParams has other fields (a kernel symbol "
+                        "and dim3s); HIP 6.4 declares hipFunctionLaunchParams with the same fields.")
 DRIVER = {
     "cuMemAlloc_v2": U(DEVICEPTR_REASON % "hipMalloc", shim="cu2dcu_hipMemAlloc"),
     "cuMemAlloc": U(DEVICEPTR_REASON % "hipMalloc", shim="cu2dcu_hipMemAlloc"),
@@ -494,7 +496,17 @@ DRIVER = {
                                      "HIP 5.2 launches cooperative kernels only through the runtime "
                                      "call hipLaunchCooperativeKernel(const void* f, dim3, dim3, "
                                      "void**, shmem, stream)."),
-    "cuLaunchCooperativeKernelMultiDevice": U("deprecated in CUDA; HIP's multi-device cooperative launch takes runtime launch parameters, port by hand."),
+    "cuLaunchCooperativeKernelMultiDevice": U64(
+        "hipModuleLaunchCooperativeKernelMultiDevice",
+        "deprecated in CUDA; not in HIP 5.2, whose hipLaunchCooperativeKernelMultiDevice takes "
+        "runtime launch parameters (hipLaunchParams: a kernel symbol and dim3s); HIP 6.4 "
+        "declares hipModuleLaunchCooperativeKernelMultiDevice with the driver's "
+        "hipFunctionLaunchParams."),
+    # the driver's launch parameters: the same fields as hipFunctionLaunchParams (HIP 6.4),
+    # not those of the runtime's hipLaunchParams (kernel symbol, dim3s)
+    "CUDA_LAUNCH_PARAMS": U64("hipFunctionLaunchParams", LAUNCH_PARAMS_REASON),
+    "CUDA_LAUNCH_PARAMS_v1": U64("hipFunctionLaunchParams", LAUNCH_PARAMS_REASON),
+    "CUDA_LAUNCH_PARAMS_st": U64("hipFunctionLaunchParams_t", LAUNCH_PARAMS_REASON),
     "cuFuncSetAttribute": U(ARGS_DIFFER + "hipFuncSetAttribute takes a kernel function pointer, not a hipFunction_t; not available for module functions in HIP 5.2."),
     "cuFuncSetCacheConfig": U(ARGS_DIFFER + "hipFuncSetCacheConfig takes a kernel function pointer, not a hipFunction_t."),
     "cuFuncSetSharedMemConfig": U(ARGS_DIFFER + "hipFuncSetSharedMemConfig takes a kernel function pointer, not a hipFunction_t."),

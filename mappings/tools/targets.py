@@ -89,6 +89,7 @@ def write_json(path, r):
                        no_later_hip_version_recorded=sum(r.no_later_version(f) for f in r.stats)),
         "families": fams,
         "rule_equivalent_unmapped": r.rule_unmapped,
+        "api_function_equivalents": r.equivalents,
     }
     with open(path, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)

@@ -17,7 +17,9 @@ declare the name from `hip_since` on, and not before it.  An entry no set can
 check is "unverified" (an error with --fail-on-unverified).
 It also lists the CUDA names declared in covered headers that no entry
 mentions, and counts per target HIP what is mapped and which HIP names of the
-naming rules stay unmapped (--json).  Exit status 1 on any error (or a stale
+naming rules stay unmapped (--json), and for the CUDA runtime and driver
+functions which ones each target HIP declares an equivalent for and whether
+it is mapped (equivalents.py; --fail-on-missing-equivalent).  Exit status 1 on any error (or a stale
 coverage document).  Nothing is cached: the headers are read with clang on
 every run.
 """
@@ -32,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hdrscan  # noqa: E402
 import families as F  # noqa: E402
 import targets  # noqa: E402
+import equivalents  # noqa: E402
 
 try:
     import yaml
@@ -365,6 +368,10 @@ def parse_args():
                     help="exit 1 if a covered CUDA name is not mentioned by any map")
     ap.add_argument("--fail-on-unverified", action="store_true",
                     help="exit 1 if an entry's HIP name could not be checked against any HIP")
+    ap.add_argument("--fail-on-missing-equivalent", action="store_true",
+                    help="exit 1 if a target HIP declares an equivalent of a CUDA runtime or "
+                         "driver function that the maps leave unmapped for it without a reason "
+                         "naming it")
     ap.add_argument("--hip-prefix", metavar="DIR", default=hdrscan.HIP64_PREFIX,
                     help="the HIP 6.4 tree of scripts/fetch-hip64.sh (default %(default)s, "
                          "or $CU2DCU_HIP64_PREFIX)")
@@ -395,6 +402,13 @@ def main():
         print("ERROR entries remain unverified (--fail-on-unverified)")
         fail = True
     results = targets.Results(stats, entries_by_family, declared, unmapped, header_of, sides)
+    functions = {f: {n for n in names if cuda.names[n][0] == "function"}
+                 for f, names in declared.items()}
+    results.equivalents = equivalents.count(entries_by_family, functions, sides)
+    if args.fail_on_missing_equivalent and equivalents.missing(results.equivalents):
+        for m in equivalents.missing(results.equivalents):
+            print("ERROR %s: HIP declares an equivalent the map leaves unmapped" % m)
+        fail = True
     if args.coverage or args.check_coverage:
         fail |= not write_coverage(args, results)
     if args.json:

@@ -10,12 +10,16 @@ translated translation unit and its hand-written twin with
 in the output. With --nvidia it also compiles the same units through HIP's
 NVIDIA path: nvcc for sm_90 with -D__HIP_PLATFORM_NVIDIA__ and the project's
 HIP-on-NVIDIA compat headers (scripts/hip-nvidia/make-compat-headers.py),
-running only the host and device front ends (NVCC_CHECK). It writes one JSON
-document and prints a Markdown summary.
+running only the host and device front ends (NVCC_CHECK). With --hip64
+PREFIX it translates every benchmark a second time with --hip-version 6.4
+(into its own work folder) and syntax-checks those units and the twins with
+clang++-22 against the HIP 6.4 tree of scripts/fetch-hip64.sh, with the
+flags of the golden tests' hip64 step (testsuite/lib/golden.py). It writes
+one JSON document and prints a Markdown summary.
 
 This is a benchmark command, not a test: it exits 0 whatever it measured.
-Exit codes: 0 done, 2 usage error or hipcc (nvcc with --nvidia) missing,
-77 corpus absent.
+Exit codes: 0 done, 2 usage error or hipcc (nvcc with --nvidia, clang++-22
+or the HIP 6.4 tree with --hip64) missing, 77 corpus absent.
 """
 import argparse
 import collections
@@ -33,6 +37,8 @@ import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "testsuite", "lib"))
+import golden  # noqa: E402  (the HIP 6.4 profile's compile command)
 SKIP_CODE = 77
 SOURCE_EXTS = (".cu", ".cpp", ".cc", ".cxx", ".c")
 TWIN_EXTS = (".cu", ".hip", ".cpp", ".cc", ".cxx", ".c")
@@ -64,6 +70,9 @@ QUOTED_NAME = re.compile(r"'([^'\s]+)'")
 USER_DEFINITION = re.compile(
     r"#\s*define\s+(\w+)"
     r"|\b(?:void|inline|static|bool|int|auto|struct|class|enum|union)\s+(\w+)(?=\s*[(;={\[,)])")
+# The names of a declaration list, `Real ajj, all, ajl;`: locals named like a
+# CUDA-internal helper (all, umin) are the program's own.
+DECLARATOR_LIST = re.compile(r"\b\w+[ \t*&]+((?:\**\w+[ \t]*,[ \t]*)+\**\w+)[ \t]*;")
 # Comments, string and character literals; #include paths are kept.
 LITERAL_OR_COMMENT = re.compile(
     r'(?P<include>^[ \t]*#[ \t]*include[ \t]*[<"][^>"\n]*[>"])'
@@ -98,7 +107,12 @@ def parse_args(argv):
     ap.add_argument("--limit", type=int, help="first N benchmarks only")
     ap.add_argument("--jobs", type=int, default=1, help="benchmarks (and compiles) run in parallel")
     ap.add_argument("--timeout", type=int, default=600, help="wall seconds per cu2dcu run")
-    ap.add_argument("--no-compile", action="store_true", help="skip the hipcc syntax checks")
+    ap.add_argument("--no-compile", action="store_true",
+                    help="skip the hipcc syntax checks (and nvcc's); --hip64 still compiles")
+    ap.add_argument("--hip64", metavar="PREFIX",
+                    help="the HIP 6.4 column: translate again with --hip-version 6.4 and compile "
+                         "against this tree of scripts/fetch-hip64.sh (build/hip-6.4)")
+    ap.add_argument("--clang", default="clang++-22", help="the HIP 6.4 column's compiler")
     ap.add_argument("--nvidia", action="store_true",
                     help="also compile every unit through HIP's NVIDIA path (nvcc, %s)" % NVIDIA_ARCH)
     ap.add_argument("--build", action="store_true",
@@ -226,15 +240,16 @@ def run_measured(cmd, timeout, log_path):
             "timeout": expired.is_set() and os.WIFSIGNALED(status)}
 
 
-def translate(name, args, work):
-    """Runs cu2dcu on NAME-cuda; returns the benchmark's record."""
+def translate(name, args, work, target=()):
+    """Runs cu2dcu (with the target arguments, e.g. --hip-version) on
+    NAME-cuda into work; returns the benchmark's record."""
     cuda_dir = os.path.join(args.corpus, name + "-cuda")
     out_dir = os.path.join(work, name + "-out")
     report_path = os.path.join(work, name + ".json")
     flags = makefile_flags(cuda_dir)
     shutil.rmtree(out_dir, ignore_errors=True)
     cmd = [args.tool, cuda_dir, "-o", out_dir, "-j", "1", "--fail-on=never",
-           "--json", report_path] + (["--mappings", args.mappings] if args.mappings else []) + ["--"] + compiler_flags(flags, header_dirs(cuda_dir))
+           "--json", report_path] + list(target) + (["--mappings", args.mappings] if args.mappings else []) + ["--"] + compiler_flags(flags, header_dirs(cuda_dir))
     tool = run_measured(cmd, args.timeout, os.path.join(work, name + ".log"))
     tool["crash"] = not tool["timeout"] and (tool["exitCode"] == TOOL_CRASH_CODE
                                              or tool["exitCode"] < 0)
@@ -337,6 +352,8 @@ def residual_counts(records, out_dir, cuda_names, reported):
         if os.path.isfile(path):
             texts[r["path"]] = code_text(read_text(path))
     user = {a or b for t in texts.values() for a, b in USER_DEFINITION.findall(t)}
+    user |= {name.strip(" \t*") for t in texts.values() for names in DECLARATOR_LIST.findall(t)
+             for name in names.split(",")}
     counts = {}
     for path, text in texts.items():
         used = names_in(INCLUDE_PATH.sub("", text)) + INCLUDE_PATH.findall(text)
@@ -404,26 +421,31 @@ def find_twin(hip_dir, cuda_dir, rel):
 
 
 def compile_tasks(record, args, work):
-    """(unit, side, source, flags, root) for the translated TUs and their
-    twins; errors name files relative to root."""
+    """(platform, unit, side, source, flags, root) for the translated TUs and
+    their twins, per compile column; errors name files relative to root. The
+    HIP 6.4 column compiles the --hip-version 6.4 translation."""
     name = record["name"]
     cuda_dir = os.path.join(args.corpus, name + "-cuda")
     hip_dir = os.path.join(args.corpus, name + "-hip")
-    out_dir = os.path.join(work, name + "-out")
-    cuda_flags = record["makefileFlags"]
-    moved = dict(cuda_flags, includes=[relocate(p, cuda_dir, out_dir) for p in cuda_flags["includes"]])
-    out_flags = compiler_flags(moved, header_dirs(out_dir))
     hip_flags = compiler_flags(makefile_flags(hip_dir), header_dirs(hip_dir))
     units = [{"path": f["path"], "twin": find_twin(hip_dir, cuda_dir, f["path"])}
              for f in compile_units(record, cuda_dir)]
     record["compile"] = {"units": units}
     tasks = []
-    for u in units:
-        tasks.append((u, "translated", os.path.join(out_dir, u["path"]), out_flags, out_dir))
-        if u["twin"]:
-            tasks.append((u, "twin", os.path.join(hip_dir, u["twin"]), hip_flags, args.corpus))
-        else:
-            u.update(twinOk=False, twinError="no hand-written twin found")
+    for platform in args.platforms:
+        prefix = PLATFORMS[platform][0]
+        out_dir = os.path.join(hip64_work(work) if platform == "hip64" else work, name + "-out")
+        cuda_flags = record["makefileFlags"]
+        moved = dict(cuda_flags, includes=[relocate(p, cuda_dir, out_dir) for p in cuda_flags["includes"]])
+        out_flags = compiler_flags(moved, header_dirs(out_dir))
+        for u in units:
+            tasks.append((platform, u, "translated", os.path.join(out_dir, u["path"]), out_flags, out_dir))
+            if u["twin"]:
+                tasks.append((platform, u, "twin", os.path.join(hip_dir, u["twin"]), hip_flags,
+                              args.corpus))
+            else:
+                u.update({side_key(prefix, "twin", "Ok"): False,
+                          side_key(prefix, "twin", "Error"): "no hand-written twin found"})
     return tasks
 
 
@@ -459,9 +481,15 @@ def compile_check(cmd, source, root):
                    else "%s exit %d" % (os.path.basename(cmd[0]), proc.returncode))[:300]
 
 
+def hip64_command(args, flags, source):
+    return golden.hip64_command(args.clang, args.hip64, flags, source)
+
+
 # Per unit, the AMD results are translatedOk/Error and twinOk/Error; the
-# NVIDIA ones the same names prefixed with "nvidia" (nvidiaTranslatedOk, ...).
-PLATFORMS = {"amd": ("", hipcc_command), "nvidia": ("nvidia", nvcc_command)}
+# NVIDIA ones the same names prefixed with "nvidia" (nvidiaTranslatedOk, ...),
+# the HIP 6.4 ones prefixed with "hip64".
+PLATFORMS = {"amd": ("", hipcc_command), "nvidia": ("nvidia", nvcc_command),
+             "hip64": ("hip64", hip64_command)}
 
 
 def side_key(prefix, side, what):
@@ -471,14 +499,10 @@ def side_key(prefix, side, what):
 
 
 def run_compiles(records, args, work):
-    tasks = [t for r in records for t in compile_tasks(r, args, work)]
-    platforms = ["amd"] + (["nvidia"] if args.nvidia else [])
-    for unit, side, *_ in tasks:
-        if side == "translated" and not unit["twin"] and args.nvidia:
-            unit.update(nvidiaTwinOk=False, nvidiaTwinError=unit["twinError"])
+    jobs = [t for r in records for t in compile_tasks(r, args, work)]
 
     def check(job):
-        platform, (unit, side, source, flags, root) = job
+        platform, unit, side, source, flags, root = job
         prefix, command = PLATFORMS[platform]
         start = time.monotonic()
         ok, error = compile_check(command(args, flags, source), source, root)
@@ -486,12 +510,11 @@ def run_compiles(records, args, work):
         if prefix:
             unit[side_key(prefix, side, "Seconds")] = round(time.monotonic() - start, 2)
 
-    jobs = [(p, t) for p in platforms for t in tasks]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(check, jobs))
     for r in records:
         units = r["compile"]["units"]
-        for platform in platforms:
+        for platform in args.platforms:
             prefix = PLATFORMS[platform][0]
             r["compile"][side_key(prefix, "translated", "Ok")] = bool(units) and all(
                 u[side_key(prefix, "translated", "Ok")] for u in units)
@@ -518,7 +541,7 @@ def mode_table(files):
             "percent": {m: percent(counts[m], parsed) for m in PARSED_MODES}}
 
 
-def summarize(records, compiled, nvidia=False):
+def summarize(records, platforms):
     files = [f for r in records for f in r["files"]]
     parsed = [f for f in files if f["parseMode"] in PARSED_MODES]
     cpu = sum(r["tool"]["cpuSeconds"] for r in records)
@@ -554,9 +577,26 @@ def summarize(records, compiled, nvidia=False):
                                 "files": sum(bool(f["residual"]) for f in files),
                                 "top": top(residual, TOP)},
         "topFallbackReasons": top(reasons, TOP),
-        "compile": compile_summary(records) if compiled else None,
-        "compileNvidia": compile_summary(records, "nvidia") if compiled and nvidia else None,
+        "compile": compile_summary(records) if "amd" in platforms else None,
+        "compileNvidia": compile_summary(records, "nvidia") if "nvidia" in platforms else None,
+        "compileHip64": compile_summary(records, "hip64") if "hip64" in platforms else None,
+        "hip64Translation": hip64_translation_summary(records) if "hip64" in platforms else None,
     }
+
+
+def hip64_translation_summary(records):
+    """How the --hip-version 6.4 translations went: tool failures and the
+    CUDA names left in their output."""
+    return {"toolFailures": sum(r["hip64"]["tool"]["exitCode"] not in (0, 1) for r in records),
+            "residualIdentifiers": sum(r["hip64"]["residual"]["count"] for r in records)}
+
+
+# The compile command of each prefixed column, as the summary shows it.
+COLUMN_COMMANDS = {
+    "nvidia": ["nvcc", "-x", "cu", "-arch=" + NVIDIA_ARCH, "-D__HIP_PLATFORM_NVIDIA__", "-isystem",
+               "HIP_NVIDIA_INCLUDE", "-w"] + NVCC_CHECK + ["FLAGS", "SOURCE"],
+    "hip64": golden.hip64_command("clang++-22", "HIP64_PREFIX", ["FLAGS"], "SOURCE"),
+}
 
 
 def compile_summary(records, prefix=""):
@@ -579,17 +619,16 @@ def compile_summary(records, prefix=""):
         seconds = [u[key(s, "Seconds")] for u in units for s in ("translated", "twin")
                    if key(s, "Seconds") in u]
         summary.update({
-            "command": " ".join(["nvcc", "-x", "cu", "-arch=" + NVIDIA_ARCH,
-                                 "-D__HIP_PLATFORM_NVIDIA__", "-isystem", "HIP_NVIDIA_INCLUDE",
-                                 "-w"] + NVCC_CHECK + ["FLAGS", "SOURCE"]),
+            "command": " ".join(COLUMN_COMMANDS[prefix]),
             "compiles": len(seconds),
-            "wallSecondsPerCompile": round(sum(seconds) / len(seconds), 2) if seconds else None,
-            # comparable on both platforms: where the two can be set side by side
-            "comparableBothPairs": sum(r["compile"]["comparable"] and r["compile"][key("comparable", "")]
-                                       for r in records),
-            "translatedPairsOkBoth": sum(r["compile"]["comparable"] and r["compile"][key("comparable", "")]
-                                         and r["compile"]["translatedOk"]
-                                         and r["compile"][key("translated", "Ok")] for r in records)})
+            "wallSecondsPerCompile": round(sum(seconds) / len(seconds), 2) if seconds else None})
+    if prefix and all("comparable" in r["compile"] for r in records):
+        # comparable in this column and hipcc's: where the two can be set side by side
+        both = [r["compile"] for r in records
+                if r["compile"]["comparable"] and r["compile"][key("comparable", "")]]
+        summary.update({"comparableBothPairs": len(both),
+                        "translatedPairsOkBoth": sum(c["translatedOk"] and c[key("translated", "Ok")]
+                                                     for c in both)})
     return summary
 
 
@@ -648,9 +687,10 @@ def markdown(summary):
     if summary["compile"]:
         text += "\nTop first compile errors of translated units:\n\n" + table(
             ["units", "error"], swap(summary["compile"]["topCompileErrors"]))
-    if summary.get("compileNvidia"):
-        text += "\nTop first compile errors of translated units, NVIDIA path:\n\n" + table(
-            ["units", "error"], swap(summary["compileNvidia"]["topCompileErrors"]))
+    for key, column in (("compileNvidia", "NVIDIA path"), ("compileHip64", "HIP 6.4")):
+        if summary.get(key):
+            text += "\nTop first compile errors of translated units, %s:\n\n" % column + table(
+                ["units", "error"], swap(summary[key]["topCompileErrors"]))
     return text
 
 
@@ -706,6 +746,24 @@ def summary_rows(summary):
                  ("both platforms: comparable pairs / translated pairs compiling on both",
                   "%d / %d" % (n["comparableBothPairs"], n["translatedPairsOkBoth"])),
                  ("NVIDIA path: wall s per compile (front ends only)", n["wallSecondsPerCompile"])]
+    return rows + hip64_rows(summary)
+
+
+def hip64_rows(summary):
+    h, t = summary.get("compileHip64"), summary.get("hip64Translation")
+    if not h:
+        return []
+    rows = [("HIP 6.4 (--hip-version 6.4, clang++-22): translated TUs compiling",
+             "%d / %d" % (h["translatedUnitsOk"], h["translatedUnits"])),
+            ("HIP 6.4: comparable pairs (all twin TUs compile)", h["comparablePairs"]),
+            ("HIP 6.4: translated pairs compiling", "%d (%s)" % (
+                h["translatedPairsOk"], fmt_pct(h["translatedPairsOkPercent"]))),
+            ("HIP 6.4: tool failures / residual CUDA identifiers", "%d / %d" % (
+                t["toolFailures"], t["residualIdentifiers"])),
+            ("HIP 6.4: wall s per compile (syntax only)", h["wallSecondsPerCompile"])]
+    if "comparableBothPairs" in h:
+        rows.append(("HIP 5.2 and 6.4: comparable pairs / translated pairs compiling on both",
+                     "%d / %d" % (h["comparableBothPairs"], h["translatedPairsOkBoth"])))
     return rows
 
 
@@ -741,6 +799,14 @@ def check_inputs(args):
         fail("hipcc not found (%s); install HIP (scripts/install-deps.sh) "
              "or pass --no-compile" % args.hipcc)
     args.hipcc = shutil.which(args.hipcc) or args.hipcc
+    if args.hip64:
+        args.hip64 = os.path.abspath(args.hip64)
+        if not shutil.which(args.clang):
+            fail("%s not found; the HIP 6.4 column needs it (or leave out --hip64)" % args.clang)
+        if not os.path.isfile(os.path.join(args.hip64, "usr", "include", "hip", "hip_version.h")):
+            fail("no HIP 6.4 tree in %s: run scripts/fetch-hip64.sh" % args.hip64)
+        args.clang = shutil.which(args.clang)
+    args.platforms = compile_platforms(args)
     if args.nvidia and not args.no_compile:
         if not shutil.which(args.nvcc):
             fail("nvcc not found (%s); pass --nvcc, or leave out --nvidia" % args.nvcc)
@@ -749,6 +815,13 @@ def check_inputs(args):
         ensure_compat_headers(args.hip_nvidia_include)
     args.corpus = os.path.abspath(args.corpus)
     args.tool = os.path.abspath(args.tool)
+
+
+def compile_platforms(args):
+    """The compile columns asked for: hipcc for HIP 5.2 ("amd") unless
+    --no-compile, nvcc with it, clang++-22 for HIP 6.4 with --hip64."""
+    columns = [] if args.no_compile else ["amd"] + (["nvidia"] if args.nvidia else [])
+    return columns + (["hip64"] if args.hip64 else [])
 
 
 def ensure_compat_headers(out):
@@ -768,11 +841,19 @@ def fail(message):
     sys.exit(2)
 
 
+def hip64_work(work):
+    """The HIP 6.4 column's translations: beside the others, never over them."""
+    return os.path.join(work, "hip64")
+
+
 def translate_all(names, args, work):
     done = []
 
     def one(name):
         record = translate(name, args, work)
+        if args.hip64:
+            again = translate(name, args, hip64_work(work), golden.hip64_args([]))
+            record["hip64"] = {"tool": again["tool"], "residual": again["residual"]}
         done.append(name)
         print("[%d/%d] %s: exit %d, %.1f s CPU" % (len(done), len(names), name,
               record["tool"]["exitCode"], record["tool"]["cpuSeconds"]), file=sys.stderr)
@@ -801,11 +882,12 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="cu2dcu-corpus-") as tmp:
         work = os.path.abspath(args.work) if args.work else tmp
         os.makedirs(work, exist_ok=True)
+        os.makedirs(hip64_work(work), exist_ok=True)
         records = translate_all(names, args, work)
-        if not args.no_compile:
+        if args.platforms:
             run_compiles(records, args, work)
     builds = run_builds(records, args) if args.build else None
-    summary = summarize(records, not args.no_compile, args.nvidia)
+    summary = summarize(records, args.platforms)
     summary["build"] = builds
     summary["wave64Truth"] = wave64_truth_headline(args.wave64_score)
     summary["gpuRun"] = gpu_headline(args.gpu_results)

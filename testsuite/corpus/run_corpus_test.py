@@ -48,6 +48,11 @@ class ResidualCount(unittest.TestCase):
                 'int cudaStat = 0; const char *s = "cudaMalloc"; cudaMalloc(0, 1);\n')
         self.assertEqual(self.count(code, reported={"cudaMalloc"}), {})
 
+    def test_names_of_a_declaration_list_are_the_programs_own(self):
+        code = 'void f() { Real ajj, cudaMalloc, *cudaFuncCache; int i,j; cudaMalloc = 1; }\n'
+        self.assertEqual(self.count(code), {})
+        self.assertEqual(self.count('void f() { g(a, cudaMalloc); }\n'), {"cudaMalloc": 1})
+
 
 if __name__ == "__main__":
     unittest.main()

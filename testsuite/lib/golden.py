@@ -138,8 +138,18 @@ def check_nvcc(case, out, nvcc, compat, failures):
 # clang 22 removed __AMDGCN_WAVEFRONT_SIZE, which the HIP 6.4 headers still
 # use; HIP 6.x declares the *_sync warp functions only with
 # HIP_ENABLE_WARP_SYNC_BUILTINS (cu2dcu's W64-WARP-SYNC finding says so).
-HIP64_FLAGS = ["-x", "hip", "--offload-arch=gfx906", "-std=c++17", "-fsyntax-only", "-nogpulib",
-               "-D__AMDGCN_WAVEFRONT_SIZE=64", "-DHIP_ENABLE_WARP_SYNC_BUILTINS", "-w"]
+# (validation/hip_resources.py's HIP 6.4 profile uses the same defines).
+HIP64_DEFINES = ["-D__AMDGCN_WAVEFRONT_SIZE=64", "-DHIP_ENABLE_WARP_SYNC_BUILTINS"]
+HIP64_FLAGS = (["-x", "hip", "--offload-arch=gfx906", "-std=c++17", "-fsyntax-only", "-nogpulib"]
+               + HIP64_DEFINES + ["-w"])
+
+
+def hip64_command(clang, prefix, flags, source):
+    """clang's HIP syntax check of source against the HIP 6.4 tree prefix (the
+    golden hip64 step and the corpus runner's HIP 6.4 column)."""
+    usr = os.path.join(prefix, "usr")
+    return ([clang] + HIP64_FLAGS + ["--hip-path=" + usr, "-isystem", os.path.join(usr, "include")]
+            + flags + [source])
 
 
 def hip64_args(extra):
@@ -166,9 +176,7 @@ def check_hip64(case, out, prefix, clang, failures):
         failures.append("the HIP 6.4 tree lacks %s" % ", ".join(absent))
         return None
     src, _ = compile_input(case, out)
-    p = subprocess.run([clang] + HIP64_FLAGS + ["--hip-path=" + usr, "-isystem",
-                                                os.path.join(usr, "include"), "-I",
-                                                os.path.dirname(os.path.abspath(case)), src],
+    p = subprocess.run(hip64_command(clang, prefix, ["-I", os.path.dirname(os.path.abspath(case))], src),
                        capture_output=True, text=True)
     if p.returncode != 0:
         failures.append("clang++-22 with HIP 6.4 rejects the output:\n" + p.stderr[-3000:])

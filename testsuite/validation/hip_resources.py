@@ -18,11 +18,21 @@ otherwise they are recorded as skipped and "skipped: hipBLAS not installed" is
 printed.  A program that fails to compile is recorded as failed and makes the
 exit status 1.
 
+--hip64 PREFIX is the HIP 6.4 profile: instead of hipcc, clang++-22 builds
+the device code of each program against the HIP 6.4 tree of
+scripts/fetch-hip64.sh, with the device libraries of its rocm-device-libs
+package, and links it with lld-22 into a code object OUT/<arch>/<program>.co
+(the host side needs the HIP runtime library, which the tree lacks).  A
+profile that cannot be set up (no clang++-22, lld-22, tree or device
+libraries) fails, it is not skipped.
+
 Usage:
   hip_resources.py --src samples-hip --out build/validation/hip-handwritten \
                    [--arch gfx906 --arch gfx90a] [--hipcc hipcc] [--no-spill]
+  hip_resources.py --src samples-hip --out build/validation/hip64 --hip64 build/hip-6.4
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -31,11 +41,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import golden  # noqa: E402  (the HIP 6.4 profile's defines)
+
 SOURCE_EXTS = (".cpp", ".hip", ".cu", ".cc", ".cxx")
 DEFAULT_ARCHS = ("gfx906", "gfx90a")
 HIPBLAS_RE = re.compile(r'^\s*#\s*include\s*[<"](hipblas/)?hipblas(\.h)?[>"]', re.M)
 FIELDS = {
     "SGPRs": "sgprs",
+    "TotalSGPRs": "sgprs",  # clang 22's name
     "VGPRs": "vgprs",
     "AGPRs": "agprs",
     "ScratchSize [bytes/lane]": "scratch",
@@ -116,11 +130,47 @@ def hipblas_available(hipcc, extra):
         return r.returncode == 0
 
 
-def build_tree(src, out, archs, hipcc="hipcc", extra=None, log=print):
-    """Build every program of `src` for every arch; return the resources dict."""
+class Hip64Profile:
+    """clang++-22 against the HIP 6.4 tree under prefix: device code only,
+    linked with lld-22 into a code object."""
+
+    def __init__(self, prefix, clang="clang++-22"):
+        self.usr = os.path.join(os.path.abspath(prefix), "usr")
+        self.clang = shutil.which(clang)
+        bitcode = glob.glob(os.path.join(self.usr, "lib", "llvm-*", "lib", "clang", "*", "amdgcn",
+                                         "bitcode"))
+        self.device_libs = bitcode[0] if bitcode else None
+        lld = os.path.join(os.path.dirname(os.path.realpath(self.clang or "/")), "ld.lld")
+        self.missing = [what for what, ok in (
+            (clang, self.clang),
+            ("lld-22 (%s)" % lld, os.access(lld, os.X_OK)),
+            ("the HIP 6.4 tree %s (scripts/fetch-hip64.sh)" % prefix,
+             os.path.isfile(os.path.join(self.usr, "include", "hip", "hip_version.h"))),
+            ("its device libraries (rocm-device-libs)", self.device_libs)) if not ok]
+
+    def command(self, arch, path, exe, extra):
+        return [self.clang, "-x", "hip", f"--offload-arch={arch}", "-O3", "-std=c++17"] + \
+            golden.HIP64_DEFINES + ["--hip-path=" + self.usr,
+                "-isystem", os.path.join(self.usr, "include"),
+                "--rocm-device-lib-path=" + self.device_libs,
+                "-Rpass-analysis=kernel-resource-usage", "--cuda-device-only",
+                "--no-gpu-bundle-output", "-c", path, "-o", exe + ".co"] + extra
+
+
+def hipcc_command(hipcc, arch, path, exe, extra, link):
+    cmd = [hipcc, f"--offload-arch={arch}", "-O3", "-std=c++17",
+           "-Rpass-analysis=kernel-resource-usage"]
+    if path.endswith(".cu"):
+        cmd += ["-x", "hip"]
+    return cmd + [path, "-o", exe] + extra + link
+
+
+def build_tree(src, out, archs, hipcc="hipcc", extra=None, log=print, hip64=None):
+    """Build every program of `src` for every arch (with hipcc, or the
+    Hip64Profile hip64); return the resources dict."""
     extra = list(extra or [])
     src = os.path.abspath(src)
-    res = {"source": src, "compiler": hipcc, "archs": {}}
+    res = {"source": src, "compiler": hip64.clang if hip64 else hipcc, "archs": {}}
     progs = find_programs(src)
     if not progs:
         raise SystemExit(f"hip_resources: no programs under {src}")
@@ -134,7 +184,7 @@ def build_tree(src, out, archs, hipcc="hipcc", extra=None, log=print):
             ares[prog] = entry
             with open(path, errors="replace") as f:
                 text = f.read()
-            if HIPBLAS_RE.search(text):
+            if HIPBLAS_RE.search(text) and not hip64:  # the 6.4 tree has hipBLAS
                 if blas_ok is None:
                     blas_ok = hipblas_available(hipcc, extra)
                 if not blas_ok:
@@ -146,11 +196,8 @@ def build_tree(src, out, archs, hipcc="hipcc", extra=None, log=print):
             else:
                 link = []
             exe = os.path.join(adir, prog)
-            cmd = [hipcc, f"--offload-arch={arch}", "-O3", "-std=c++17",
-                   "-Rpass-analysis=kernel-resource-usage"]
-            if path.endswith(".cu"):
-                cmd += ["-x", "hip"]
-            cmd += [path, "-o", exe] + extra + link
+            cmd = (hip64.command(arch, path, exe, extra) if hip64
+                   else hipcc_command(hipcc, arch, path, exe, extra, link))
             r = subprocess.run(cmd, capture_output=True, text=True)
             text_log = " ".join(cmd) + "\n" + r.stdout + r.stderr
             with open(exe + ".log", "w") as f:
@@ -197,9 +244,9 @@ def to_markdown(res, title="HIP kernel resources"):
     return "\n".join(lines) + "\n"
 
 
-def collect(src, out, archs, hipcc, extra, log=print):
+def collect(src, out, archs, hipcc, extra, log=print, hip64=None):
     os.makedirs(out, exist_ok=True)
-    res = build_tree(src, out, archs, hipcc, extra, log)
+    res = build_tree(src, out, archs, hipcc, extra, log, hip64)
     with open(os.path.join(out, "resources.json"), "w") as f:
         json.dump(res, f, indent=2, sort_keys=True)
     with open(os.path.join(out, "resources.md"), "w") as f:
@@ -216,14 +263,23 @@ def main():
     ap.add_argument("--hipcc", default=os.environ.get("HIPCC", "hipcc"))
     ap.add_argument("--no-spill", action="store_true",
                     help="exit 1 if any kernel spills or uses scratch")
+    ap.add_argument("--hip64", metavar="PREFIX",
+                    help="the HIP 6.4 profile: clang++-22 and lld-22 against this tree of "
+                         "scripts/fetch-hip64.sh (build/hip-6.4), device code only")
     ap.add_argument("extra", nargs="*", help="extra compiler flags (after --)")
     a = ap.parse_args()
-    if not shutil.which(a.hipcc):
+    hip64 = Hip64Profile(a.hip64) if a.hip64 else None
+    if hip64 and hip64.missing:
+        print("hip_resources: the HIP 6.4 profile cannot be set up: %s missing"
+              % ", ".join(hip64.missing), file=sys.stderr)
+        return 1
+    if not hip64 and not shutil.which(a.hipcc):
         print(f"hip_resources: {a.hipcc} not found", file=sys.stderr)
         return 77
     archs = a.arch or list(DEFAULT_ARCHS)
-    print(f"hip_resources: {a.src} -> {a.out} ({', '.join(archs)})")
-    res = collect(a.src, a.out, archs, a.hipcc, a.extra)
+    print(f"hip_resources: {a.src} -> {a.out} ({', '.join(archs)}%s)"
+          % (", HIP 6.4 profile" if hip64 else ""))
+    res = collect(a.src, a.out, archs, a.hipcc, a.extra, hip64=hip64)
     failed = [(arch, p) for arch, ps in res["archs"].items() for p, e in ps.items()
               if e["status"] == "failed"]
     spilled = [(arch, p, k) for arch, ps in res["archs"].items() for p, e in ps.items()
