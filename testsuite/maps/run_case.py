@@ -3,6 +3,9 @@
 
     run_case.py [--VERIFY-OPTION ...] MAP EXPECTED_EXIT [REGEX ...]
 
+--verifier=SCRIPT runs that script of mappings/tools/ (given --map MAP)
+instead of verify.py.
+
 Leading options go to the verifier.  Every REGEX must match a line of the
 verifier's output.  Prints
 '1 passed, 0 failed' or '0 passed, 1 failed'.
@@ -23,7 +26,12 @@ def main():
     mapfile, want_rc, patterns = args[0], int(args[1]), args[2:]
     if not os.path.isabs(mapfile):
         mapfile = os.path.join(HERE, "cases", mapfile)
-    p = subprocess.run([sys.executable, VERIFY, "--maps", mapfile] + options, stdout=subprocess.PIPE,
+    # --verifier=SCRIPT: another checker of mappings/tools/ that takes --map
+    verifier = [o.split("=", 1)[1] for o in options if o.startswith("--verifier=")]
+    options = [o for o in options if not o.startswith("--verifier=")]
+    command = ([sys.executable, os.path.join(os.path.dirname(VERIFY), verifier[0]), "--map", mapfile]
+               if verifier else [sys.executable, VERIFY, "--maps", mapfile])
+    p = subprocess.run(command + options, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     problems = []
     if p.returncode != want_rc:

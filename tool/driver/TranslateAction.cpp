@@ -4,6 +4,7 @@
 #include "checks/Wave64Check.h"
 #include "driver/TraversalScope.h"
 #include "lexical/RawTokens.h"
+#include "match/HipDeclaredCollisionTranslator.h"
 #include "match/KernelLaunchTranslator.h"
 #include "match/LaunchBoundsTranslator.h"
 #include "match/NameUseTranslator.h"
@@ -31,7 +32,7 @@ class AstTranslator : public clang::RecursiveASTVisitor<AstTranslator> {
 public:
   AstTranslator(SourceContext &Context, const std::string &CudaIncludeDir, clang::ASTContext &Ast)
       : Ast(Ast), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
-        Bounds(Context), Registers(Context) {}
+        Bounds(Context), Registers(Context), Collisions(Context) {}
 
   bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
     Names.handleUse(E->getDecl(), E->getLocation());
@@ -56,6 +57,7 @@ public:
   }
   bool VisitFunctionDecl(clang::FunctionDecl *Function) {
     Bounds.handle(Function);
+    Collisions.handle(Function);
     return true;
   }
   bool VisitVarDecl(clang::VarDecl *Var) {
@@ -95,6 +97,7 @@ private:
   CallArgumentTranslator Symbols;
   LaunchBoundsTranslator Bounds;
   RegisterKeywordTranslator Registers;
+  HipDeclaredCollisionTranslator Collisions;
 };
 
 /// The byte range of R (expanded) when it lies in one translated file.

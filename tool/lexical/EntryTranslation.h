@@ -24,6 +24,7 @@ inline constexpr const char *ParseFallback = "CU2DCU-PARSE-FALLBACK";
 inline constexpr const char *LaunchBounds = "CU2DCU-LAUNCH-BOUNDS";
 inline constexpr const char *ApiNote = "CU2DCU-API-NOTE";
 inline constexpr const char *Shim = "CU2DCU-SHIM";
+inline constexpr const char *HipDeclared = "CU2DCU-HIP-DECLARED";
 } // namespace check_ids
 
 /// Records the translation of one use of Entry spelled at [Offset, Offset+Length).

@@ -1,4 +1,5 @@
 #include "mapping/ApiMap.h"
+#include "mapping/HipDeclared.h"
 #include "mapping/MapCache.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -112,6 +113,14 @@ bool ApiMap::loadDirectory(const std::string &Dir) {
     Ok &= loadShimFile(F);
   for (const std::string &F : *Files)
     Ok &= loadFile(F);
+  llvm::SmallString<256> CollisionDir(Dir);
+  llvm::sys::path::append(CollisionDir, "collisions");
+  for (const std::string &F :
+       yamlFilesOf(std::string(CollisionDir)).value_or(std::vector<std::string>())) {
+    std::optional<std::string> Text = readMapFile(F);
+    Ok &= Text ? loadHipDeclared(*Text, F, HipDeclared, Issues)
+               : (addIssue(F, 0, 0, "cannot read map file"), false);
+  }
   return Ok;
 }
 

@@ -80,6 +80,20 @@ struct ShimDefinition {
   std::string SourceFile;
 };
 
+/// A function HIP declares on AMD that CUDA does not (mappings/collisions/):
+/// a program's own definition of it collides with HIP's there.
+struct HipDeclaredFunction {
+  std::string Function;
+  /// Parameter types without references and top-level const; "VECTOR" is one
+  /// CUDA vector type, the same in each such parameter.
+  std::vector<std::string> Parameters;
+  std::string Header;
+  HipVersion Since;
+
+  /// "atomicMax(float *, float)"; Vector stands for VECTOR ("float4").
+  std::string signature(const std::string &Vector = "VECTOR") const;
+};
+
 /// One map file's validated entries and the issues found in it, before they
 /// are merged into the tables: what the map cache stores.
 struct MapFileContents {
@@ -111,6 +125,8 @@ public:
   const ApiEntry *lookup(const std::string &CudaName) const;
   const ApiEntry *lookupHeader(const std::string &CudaHeader) const;
   const ShimDefinition *lookupShim(const std::string &Name) const;
+  /// Functions HIP declares on AMD that CUDA does not (mappings/collisions/).
+  const std::vector<HipDeclaredFunction> &hipDeclared() const { return HipDeclared; }
 
   /// Whether any entry renames a namespace (lets files skip that pass).
   bool hasNamespaces() const { return NamespaceCount > 0; }
@@ -133,6 +149,7 @@ private:
   std::unordered_map<std::string, ApiEntry> Entries;     // identifiers and namespaces
   std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names
   std::unordered_map<std::string, ShimDefinition> Shims;
+  std::vector<HipDeclaredFunction> HipDeclared;
   std::vector<MapLoadIssue> Issues;
   unsigned NamespaceCount = 0;
 };
