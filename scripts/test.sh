@@ -10,7 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
-(cd build && ctest --output-on-failure -j"$(nproc)" "$@")
+# Tests without a TIMEOUT of their own get 600 s (CTest's default is none, so
+# a hang would stall CI): over 10x the slowest of them (43 s on 2 cores).
+(cd build && ctest --output-on-failure --timeout 600 -j"$(nproc)" "$@")
 if [ "${CU2DCU_SANITIZE_STEP:-1}" = 0 ]; then
   echo "sanitizer step: skipped (CU2DCU_SANITIZE_STEP=0), not run"
 else

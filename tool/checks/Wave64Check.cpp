@@ -33,13 +33,14 @@ bool lineSuppresses(const std::string &Line, const std::string &CheckId) {
       ++P;
     if (InComment && Line.compare(P, 6, "ignore") == 0) {
       P += 6;
-      // Ids separated by commas or spaces, up to the end of the comment.
+      // Ids separated by commas or spaces, up to the end of the comment. No id
+      // starts with '*': that is the "*/" closing a block comment.
       while (P < Line.size()) {
         while (P < Line.size() && (Line[P] == ',' || isspace(static_cast<unsigned char>(Line[P]))))
           ++P;
         size_t Start = P;
         while (P < Line.size() && (isalnum(static_cast<unsigned char>(Line[P])) || Line[P] == '-' ||
-                                   Line[P] == '*' || Line[P] == '_'))
+                                   (Line[P] == '*' && P > Start) || Line[P] == '_'))
           ++P;
         if (P == Start)
           break;
