@@ -1,9 +1,9 @@
 #include "driver/TranslateAction.h"
 
-#include "checks/WarpIntrinsicTranslator.h"
+#include "match/WarpIntrinsicTranslator.h"
 #include "checks/Wave64Check.h"
 #include "driver/TraversalScope.h"
-#include "lexical/RawTokens.h"
+#include "translate/RawTokens.h"
 #include "match/KernelLaunchTranslator.h"
 #include "match/LaunchBoundsTranslator.h"
 #include "match/NameUseTranslator.h"
@@ -147,12 +147,8 @@ void recordRecoveredRanges(clang::ASTContext &Ast, SourceContext &Context,
     if (Covered[I])
       continue;
     const std::string &Text = Context.textOf(Pending[I].first);
-    size_t Begin = Text.rfind('\n', Pending[I].second ? Pending[I].second - 1 : 0);
-    size_t End = Text.find('\n', Pending[I].second);
-    Context.findingsFor(Pending[I].first)
-        .RecoveredRanges.push_back({Begin == std::string::npos ? 0u : unsigned(Begin + 1),
-                                    End == std::string::npos ? unsigned(Text.size())
-                                                             : unsigned(End)});
+    auto [Begin, End] = lineBounds(Text, Pending[I].second);
+    Context.findingsFor(Pending[I].first).RecoveredRanges.push_back({unsigned(Begin), unsigned(End)});
   }
 }
 

@@ -4,6 +4,7 @@
 // because inputs may be directories and -p may come without inputs.
 
 #include "discover/InputDiscovery.h"
+#include "core/Paths.h"
 #include "driver/Translator.h"
 #include "mapping/HipTarget.h"
 #include "mapping/MapCache.h"
@@ -257,7 +258,7 @@ int run(int Argc, const char **Argv) {
   }
 
   std::string TargetError;
-  auto Target = resolveHipTarget(HipVersionText, MappingsDir + "/profiles", TargetError);
+  auto Target = resolveHipTarget(HipVersionText, joinPath(MappingsDir, "profiles"), TargetError);
   if (!Target)
     return usageError(TargetError);
   if (Jobs == 0)
