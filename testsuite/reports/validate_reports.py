@@ -166,7 +166,7 @@ def main():
             print("validated %s report of %s" % (a.which, label))
 
     # Every translator finding id in the source is documented.
-    src = reportlib.read(os.path.join(REPO, "tool", "lexical", "EntryTranslation.h"))
+    src = reportlib.read(os.path.join(REPO, "tool", "core", "CheckIds.h"))
     for cid in re.findall(r'"(CU2DCU-[A-Z0-9-]+)"', src):
         check(cid in documented_ids(), "docs/findings.md has no section for " + cid)
 

@@ -1,5 +1,5 @@
 #include "core/Options.h"
-#include "lexical/LaunchRewrite.h"
+#include "translate/LaunchRewrite.h"
 #include "lexical/LexicalTranslator.h"
 #include "rewrite/EditApplier.h"
 

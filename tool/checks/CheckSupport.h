@@ -1,7 +1,7 @@
 // Small helpers shared by the wave64 check implementations.
 #pragma once
 
-#include "checks/WarpAnalysis.h"
+#include "match/WarpAnalysis.h"
 #include "checks/Wave64Check.h"
 
 #include "clang/AST/ASTContext.h"

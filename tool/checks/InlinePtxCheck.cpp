@@ -6,7 +6,7 @@
 // left alone: the DCU compile never sees it.
 #include "checks/CheckSupport.h"
 
-#include "lexical/RawTokens.h"
+#include "translate/RawTokens.h"
 
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"

@@ -1,8 +1,8 @@
 #include "checks/LexicalWave64Scan.h"
 
 #include "checks/Wave64Check.h"
-#include "lexical/EntryTranslation.h"
-#include "lexical/RawTokens.h"
+#include "translate/EntryTranslation.h"
+#include "translate/RawTokens.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Regex.h"

@@ -12,7 +12,7 @@
 //  - a partial 32-bit mask, or a 32-bit typed mask variable on HIP >= 6.2,
 //    or a 64-bit mask that only covers lanes 0-31: warning.
 #include "checks/CheckSupport.h"
-#include "checks/WarpIntrinsicTranslator.h"
+#include "match/WarpIntrinsicTranslator.h"
 
 #include "clang/AST/TypeLoc.h"
 

@@ -1,7 +1,7 @@
 // The registry of wave64 checks. One check per file; each file defines a
 // factory declared here. Ids are stable: reports, suppressions and the docs
 // under docs/checks/ refer to them.
-#include "checks/WarpAnalysis.h"
+#include "match/WarpAnalysis.h"
 #include "checks/Wave64Check.h"
 
 namespace cu2dcu {

@@ -1,7 +1,7 @@
 // Options that change what a translation produces (not where files go).
 #pragma once
 
-#include "mapping/ApiMap.h"
+#include "core/HipVersion.h"
 
 #include <memory>
 #include <set>

@@ -4,6 +4,9 @@
 
 #include "core/Diagnostic.h"
 #include "core/Edit.h"
+#include "core/SourceText.h"
+
+#include <memory>
 
 #include <map>
 #include <string>
@@ -68,6 +71,17 @@ struct FileFindings {
   /// Where clang recovered from errors (the declarations around them): the
   /// AST may have left names unresolved there, so the lexical rules fill in.
   std::vector<ByteRange> RecoveredRanges;
+
+  /// 1-based line and column of Offset in Text, the text of the file these
+  /// findings are about; its line index is built on the first call.
+  std::pair<unsigned, unsigned> lineColumnOf(const std::string &Text, unsigned Offset) {
+    if (!Lines || !Lines->indexes(Text))
+      Lines = std::make_shared<const LineIndex>(Text);
+    return Lines->lineColumn(Offset);
+  }
+
+private:
+  std::shared_ptr<const LineIndex> Lines;
 };
 
 /// Findings keyed by absolute input path. A translation unit also reports on
@@ -80,16 +94,5 @@ struct TranslationResult {
 
   FileFindings &at(const std::string &AbsPath) { return Files[AbsPath]; }
 };
-
-/// 1-based line and column of a byte offset.
-inline std::pair<unsigned, unsigned> lineColumnOf(const std::string &Text, unsigned Offset) {
-  unsigned Line = 1, LineStart = 0;
-  for (unsigned I = 0; I < Offset && I < Text.size(); ++I)
-    if (Text[I] == '\n') {
-      ++Line;
-      LineStart = I + 1;
-    }
-  return {Line, Offset - LineStart + 1};
-}
 
 } // namespace cu2dcu

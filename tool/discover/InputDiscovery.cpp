@@ -1,4 +1,5 @@
 #include "discover/InputDiscovery.h"
+#include "core/Paths.h"
 
 #include "core/FaultInjection.h"
 #include "discover/BuildDatabase.h"
@@ -170,7 +171,7 @@ llvm::Expected<std::string> resolveInput(const std::string &Input) {
   fs::make_absolute(Abs);
   path::remove_dots(Abs, /*remove_dot_dot=*/true);
   std::string Dir = canonical(path::parent_path(Abs).str());
-  return Dir + "/" + path::filename(Abs).str();
+  return joinPath(Dir, path::filename(Abs));
 }
 
 /// What -p without inputs ports besides the folders of the database's files:

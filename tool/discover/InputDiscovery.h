@@ -3,24 +3,15 @@
 // with its output path and compile flags.
 #pragma once
 
+#include "core/Backup.h"
+#include "core/InputFile.h"
+
 #include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
 
 namespace cu2dcu {
-
-enum class FileAction { Translate, Copy };
-
-struct InputFile {
-  std::string Source;  // absolute, symlinks resolved (what is read)
-  std::string Display; // as shown to the user: relative to the input root, as
-                       // found there (a symlinked file keeps the link's name)
-  std::string Output;  // absolute output path; empty when not writing
-  FileAction Action = FileAction::Copy;
-  bool IsHeader = false;
-  std::vector<std::string> CompileFlags; // portable flags from the database or `--`
-};
 
 struct DiscoveryRequest {
   std::vector<std::string> Inputs;
@@ -64,8 +55,5 @@ llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request);
 /// would block the run), and so is a file that changes type after discovery.
 /// Honours the test-only CU2DCU_TEST_FAULT=read:... (core/FaultInjection.h).
 llvm::Expected<std::string> readInputFile(const std::string &Path);
-
-/// Suffix of the backup --in-place keeps of each file it changes.
-inline constexpr const char *BackupSuffix = ".cu2dcu-orig";
 
 } // namespace cu2dcu

@@ -3,6 +3,7 @@
 #include "core/FaultInjection.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Regex.h"
 
 #include <cerrno>
@@ -16,213 +17,6 @@
 #include <unistd.h>
 
 namespace cu2dcu {
-
-// The encoding below writes every field of these structures; a new field
-// must be added to it, or it is silently lost when parses are isolated.
-static_assert(sizeof(Edit) == 104, "Edit changed: update encodeResult/decodeResult");
-static_assert(sizeof(FixIt) == 80, "FixIt changed: update encodeResult/decodeResult");
-static_assert(sizeof(Diagnostic) == 296, "Diagnostic changed: update encodeResult/decodeResult");
-static_assert(sizeof(RelatedLocation) == 112,
-              "RelatedLocation changed: update encodeRelated/decodeRelated");
-static_assert(sizeof(FileFindings) == 72, "FileFindings changed: update encodeResult/decodeResult");
-static_assert(sizeof(TranslationResult) == 88,
-              "TranslationResult changed: update encodeResult/decodeResult");
-
-void encodeU64(uint64_t V, std::string &Out) {
-  for (int I = 0; I < 8; ++I)
-    Out += char((V >> (8 * I)) & 0xff);
-}
-
-bool decodeU64(llvm::StringRef Data, size_t &Pos, uint64_t &V) {
-  if (Pos + 8 > Data.size())
-    return false;
-  V = 0;
-  for (int I = 0; I < 8; ++I)
-    V |= uint64_t(uint8_t(Data[Pos + I])) << (8 * I);
-  Pos += 8;
-  return true;
-}
-
-void encodeDouble(double V, std::string &Out) {
-  uint64_t Bits;
-  std::memcpy(&Bits, &V, sizeof Bits);
-  encodeU64(Bits, Out);
-}
-
-bool decodeDouble(llvm::StringRef Data, size_t &Pos, double &V) {
-  uint64_t Bits;
-  if (!decodeU64(Data, Pos, Bits))
-    return false;
-  std::memcpy(&V, &Bits, sizeof V);
-  return true;
-}
-
-void encodeString(const std::string &S, std::string &Out) {
-  encodeU64(S.size(), Out);
-  Out += S;
-}
-
-bool decodeString(llvm::StringRef Data, size_t &Pos, std::string &S) {
-  uint64_t N;
-  if (!decodeU64(Data, Pos, N) || N > Data.size() - Pos)
-    return false;
-  S = Data.substr(Pos, N).str();
-  Pos += N;
-  return true;
-}
-
-namespace {
-
-bool decodeUnsigned(llvm::StringRef Data, size_t &Pos, unsigned &V) {
-  uint64_t N;
-  if (!decodeU64(Data, Pos, N))
-    return false;
-  V = unsigned(N);
-  return true;
-}
-
-/// A count of elements that are each at least 8 bytes long.
-bool getCount(llvm::StringRef Data, size_t &Pos, uint64_t &N) {
-  return decodeU64(Data, Pos, N) && N <= (Data.size() - Pos) / 8;
-}
-
-void encodeRelated(const RelatedLocation &R, std::string &Out) {
-  encodeString(R.File, Out);
-  encodeU64(R.Line, Out);
-  encodeU64(R.Column, Out);
-  encodeU64(R.Offset, Out);
-  encodeString(R.CheckId, Out);
-  encodeString(R.Message, Out);
-}
-
-bool decodeRelated(llvm::StringRef Data, size_t &Pos, RelatedLocation &R) {
-  return decodeString(Data, Pos, R.File) && decodeUnsigned(Data, Pos, R.Line) &&
-         decodeUnsigned(Data, Pos, R.Column) && decodeUnsigned(Data, Pos, R.Offset) &&
-         decodeString(Data, Pos, R.CheckId) && decodeString(Data, Pos, R.Message);
-}
-
-} // namespace
-
-void encodeResult(const TranslationResult &Result, std::string &Out) {
-  encodeU64(Result.Files.size(), Out);
-  for (const auto &[Path, Findings] : Result.Files) {
-    encodeString(Path, Out);
-    encodeU64(Findings.Edits.size(), Out);
-    for (const Edit &E : Findings.Edits) {
-      encodeU64(E.Offset, Out);
-      encodeU64(E.Length, Out);
-      encodeString(E.Text, Out);
-      encodeString(E.Category, Out);
-      encodeString(E.Name, Out);
-    }
-    encodeU64(Findings.Diagnostics.size(), Out);
-    for (const Diagnostic &D : Findings.Diagnostics) {
-      encodeString(D.CheckId, Out);
-      encodeU64(uint64_t(D.Level), Out);
-      encodeString(D.File, Out);
-      encodeU64(D.Line, Out);
-      encodeU64(D.Column, Out);
-      encodeU64(D.Offset, Out);
-      encodeString(D.Message, Out);
-      encodeU64(D.LowConfidence, Out);
-      encodeU64(D.Fixes.size(), Out);
-      for (const FixIt &F : D.Fixes) {
-        encodeU64(F.Offset, Out);
-        encodeU64(F.Length, Out);
-        encodeString(F.Replacement, Out);
-        encodeString(F.Description, Out);
-        encodeU64(F.Applied, Out);
-      }
-      encodeU64(D.Related.size(), Out);
-      for (const RelatedLocation &R : D.Related)
-        encodeRelated(R, Out);
-      encodeU64(D.Definition.has_value(), Out);
-      if (D.Definition)
-        encodeRelated(*D.Definition, Out);
-    }
-    encodeU64(Findings.RecoveredRanges.size(), Out);
-    for (const ByteRange &R : Findings.RecoveredRanges) {
-      encodeU64(R.Begin, Out);
-      encodeU64(R.End, Out);
-    }
-  }
-  encodeU64(uint64_t(Result.Mode), Out);
-  encodeU64(uint64_t(Result.Failure), Out);
-  encodeString(Result.FallbackReason, Out);
-}
-
-bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result) {
-  uint64_t NFiles, N, V;
-  if (!getCount(Data, Pos, NFiles))
-    return false;
-  for (uint64_t F = 0; F < NFiles; ++F) {
-    std::string Path;
-    if (!decodeString(Data, Pos, Path))
-      return false;
-    FileFindings &Findings = Result.Files[Path];
-    if (!getCount(Data, Pos, N))
-      return false;
-    for (uint64_t I = 0; I < N; ++I) {
-      Edit E;
-      if (!decodeUnsigned(Data, Pos, E.Offset) || !decodeUnsigned(Data, Pos, E.Length) ||
-          !decodeString(Data, Pos, E.Text) || !decodeString(Data, Pos, E.Category) ||
-          !decodeString(Data, Pos, E.Name))
-        return false;
-      Findings.Edits.push_back(std::move(E));
-    }
-    if (!getCount(Data, Pos, N))
-      return false;
-    for (uint64_t I = 0; I < N; ++I) {
-      Diagnostic D;
-      uint64_t NFixes, LowConfidence;
-      if (!decodeString(Data, Pos, D.CheckId) || !decodeU64(Data, Pos, V) ||
-          !decodeString(Data, Pos, D.File) || !decodeUnsigned(Data, Pos, D.Line) ||
-          !decodeUnsigned(Data, Pos, D.Column) || !decodeUnsigned(Data, Pos, D.Offset) ||
-          !decodeString(Data, Pos, D.Message) || !decodeU64(Data, Pos, LowConfidence) ||
-          !getCount(Data, Pos, NFixes))
-        return false;
-      D.Level = Severity(V);
-      D.LowConfidence = LowConfidence != 0;
-      for (uint64_t J = 0; J < NFixes; ++J) {
-        FixIt Fix;
-        if (!decodeUnsigned(Data, Pos, Fix.Offset) || !decodeUnsigned(Data, Pos, Fix.Length) ||
-            !decodeString(Data, Pos, Fix.Replacement) ||
-            !decodeString(Data, Pos, Fix.Description) ||
-            !decodeU64(Data, Pos, V))
-          return false;
-        Fix.Applied = V != 0;
-        D.Fixes.push_back(std::move(Fix));
-      }
-      uint64_t NRelated, HasDefinition;
-      if (!getCount(Data, Pos, NRelated))
-        return false;
-      D.Related.resize(NRelated);
-      for (RelatedLocation &R : D.Related)
-        if (!decodeRelated(Data, Pos, R))
-          return false;
-      if (!decodeU64(Data, Pos, HasDefinition))
-        return false;
-      if (HasDefinition && !decodeRelated(Data, Pos, D.Definition.emplace()))
-        return false;
-      Findings.Diagnostics.push_back(std::move(D));
-    }
-    if (!getCount(Data, Pos, N))
-      return false;
-    for (uint64_t I = 0; I < N; ++I) {
-      ByteRange R;
-      if (!decodeUnsigned(Data, Pos, R.Begin) || !decodeUnsigned(Data, Pos, R.End))
-        return false;
-      Findings.RecoveredRanges.push_back(R);
-    }
-  }
-  uint64_t Failure;
-  if (!decodeU64(Data, Pos, V) || !decodeU64(Data, Pos, Failure) ||
-      !decodeString(Data, Pos, Result.FallbackReason))
-    return false;
-  Result.Mode = ParseMode(V);
-  Result.Failure = ParseFailure(Failure);
-  return true;
-}
 
 namespace {
 
@@ -282,6 +76,172 @@ std::string describeStatus(int Status, unsigned TimeoutSeconds) {
   return "the parser stopped";
 }
 
+/// In the child: limits its CPU time, runs Work and writes its result to
+/// Out; never returns.
+[[noreturn]] void runChild(int Out, int Err, unsigned TimeoutSeconds, const std::string &Name,
+                           const std::function<std::string()> &Work) {
+  // The parent decides what of the child's stderr the user sees (a crash's
+  // stack dump is thousands of lines; its location is kept).
+  ::dup2(Err, STDERR_FILENO);
+  ::close(Err);
+  if (TimeoutSeconds > 0) {
+    // CPU time, not wall time, decides: a loaded machine must not turn a
+    // slow parse into a fallback (the output would depend on the load).
+    struct rlimit Limit;
+    Limit.rlim_cur = TimeoutSeconds;
+    Limit.rlim_max = TimeoutSeconds + 5;
+    ::setrlimit(RLIMIT_CPU, &Limit);
+    ::signal(SIGXCPU, SIG_DFL); // no stack dump: it is a timeout, not a crash
+  }
+  std::string Fault = fault::injected("parse", Name);
+  if (Fault == "hang")
+    while (true)
+      ::pause();
+  if (Fault == "crash") {
+    ::signal(SIGSEGV, SIG_DFL);
+    ::raise(SIGSEGV);
+  }
+  writeAll(Out, Work());
+  ::close(Out);
+  _exit(0); // no atexit handlers, no flushing of the parent's buffers
+}
+
+/// Forks the child of work item Index with a pipe for its result and one for
+/// its stderr; false (Failure set) when that is not possible.
+bool startChild(size_t Index, unsigned TimeoutSeconds, const std::string &Name,
+                const std::function<std::string()> &Work, std::vector<Child> &Running,
+                std::string &Failure) {
+  int Out[2], Err[2];
+  if (::pipe2(Out, O_CLOEXEC) != 0) {
+    Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
+    return false;
+  }
+  if (::pipe2(Err, O_CLOEXEC) != 0) {
+    Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
+    ::close(Out[0]);
+    ::close(Out[1]);
+    return false;
+  }
+  pid_t Pid = ::fork();
+  if (Pid < 0) {
+    Failure = std::string("cannot start the parser process: ") + std::strerror(errno);
+    for (int FD : {Out[0], Out[1], Err[0], Err[1]})
+      ::close(FD);
+    return false;
+  }
+  if (Pid == 0) {
+    ::close(Out[0]);
+    ::close(Err[0]);
+    runChild(Out[1], Err[1], TimeoutSeconds, Name, Work);
+  }
+  ::close(Out[1]);
+  ::close(Err[1]);
+  Child C;
+  C.Pid = Pid;
+  C.FD[0] = Out[0];
+  C.FD[1] = Err[0];
+  C.Index = Index;
+  C.HasDeadline = TimeoutSeconds > 0;
+  C.Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wallLimit(TimeoutSeconds));
+  Running.push_back(std::move(C));
+  return true;
+}
+
+/// Reaps a child whose streams ended (or kills it, TimedOut) and tells what
+/// it produced; its stderr is forwarded unless it is a crash's dump.
+IsolatedOutcome finishChild(Child &C, bool TimedOut, unsigned TimeoutSeconds) {
+  IsolatedOutcome O;
+  if (TimedOut)
+    ::kill(C.Pid, SIGKILL);
+  for (int &FD : C.FD)
+    if (FD >= 0) {
+      ::close(FD);
+      FD = -1;
+    }
+  int Status = 0;
+  while (::waitpid(C.Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  const std::string &Stderr = C.Data[1];
+  const bool Crashed = !TimedOut && WIFSIGNALED(Status) && WTERMSIG(Status) != SIGXCPU;
+  O.TimedOut = TimedOut || (WIFSIGNALED(Status) && WTERMSIG(Status) == SIGXCPU);
+  if (TimedOut) {
+    O.Failure = "parsing timed out (no result after " +
+                std::to_string(wallLimit(TimeoutSeconds)) + " s)";
+  } else if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0) {
+    O.Ok = true;
+    O.Payload = std::move(C.Data[0]);
+  } else {
+    O.Failure = describeStatus(Status, TimeoutSeconds);
+    if (Crashed) {
+      std::string Where = crashLocation(Stderr);
+      if (!Where.empty())
+        O.Failure += " at " + Where;
+    }
+    if (WIFEXITED(Status))
+      O.ExitStatus = WEXITSTATUS(Status);
+  }
+#ifdef CU2DCU_SANITIZED
+  // A crash that LLVM's handler saw first ("Stack dump:", clang's stack
+  // overflow on deeply nested input) ends in the sanitizer's SEGV report
+  // and an exit status: contained like any crash. A report without it is
+  // a memory or UB error the sanitizers found: it fails the run.
+  const bool LlvmCrash = O.ExitStatus && Stderr.find("Stack dump:") != std::string::npos;
+  if (LlvmCrash) {
+    O.ExitStatus = 0;
+    O.Failure = "the parser crashed";
+    std::string Where = crashLocation(Stderr);
+    if (!Where.empty() && Where.find("unknown") == std::string::npos)
+      O.Failure += " at " + Where;
+  }
+  const bool Forward = !LlvmCrash && !Crashed; // sanitizer reports must be seen
+#else
+  const bool Forward = !Crashed; // a crash is summarised in the reason
+#endif
+  if (Forward && !Stderr.empty())
+    (void)!::write(STDERR_FILENO, Stderr.data(), Stderr.size());
+  return O;
+}
+
+/// Waits until a running child has output or reaches its wall-clock
+/// deadline, and reads what is there; false when poll failed.
+bool readChildren(std::vector<Child> &Running) {
+  std::vector<pollfd> Polls;
+  std::vector<std::pair<size_t, int>> Owner; // (child, stream) of each poll entry
+  int Wait = -1;
+  auto Now = std::chrono::steady_clock::now();
+  for (size_t R = 0; R < Running.size(); ++R) {
+    const Child &C = Running[R];
+    for (int K = 0; K < 2; ++K)
+      if (C.FD[K] >= 0) {
+        Polls.push_back({C.FD[K], POLLIN, 0});
+        Owner.push_back({R, K});
+      }
+    if (C.HasDeadline) {
+      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(C.Deadline - Now).count();
+      int Ms = int(std::max<long long>(0, std::min<long long>(Left + 1, 1 << 30)));
+      Wait = Wait < 0 ? Ms : std::min(Wait, Ms);
+    }
+  }
+  int Ready = ::poll(Polls.data(), Polls.size(), Wait);
+  if (Ready < 0 && errno != EINTR)
+    return false; // cannot happen with valid descriptors
+  for (size_t P = 0; Ready > 0 && P < Polls.size(); ++P) {
+    if (!(Polls[P].revents & (POLLIN | POLLHUP | POLLERR)))
+      continue;
+    Child &C = Running[Owner[P].first];
+    int K = Owner[P].second;
+    char Buffer[1 << 16];
+    ssize_t N = ::read(C.FD[K], Buffer, sizeof Buffer);
+    if (N > 0) {
+      C.Data[K].append(Buffer, size_t(N));
+    } else if (N == 0 || errno != EINTR) {
+      ::close(C.FD[K]); // end of this stream
+      C.FD[K] = -1;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 std::vector<IsolatedOutcome>
@@ -291,168 +251,28 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
             const std::function<void(size_t)> &OnDone) {
   std::vector<IsolatedOutcome> Outcomes(Count);
   std::vector<Child> Running;
-  size_t Next = 0;
   Jobs = std::max(1u, Jobs);
-
-  auto Start = [&](size_t I) {
-    int Out[2], Err[2];
-    if (::pipe2(Out, O_CLOEXEC) != 0) {
-      Outcomes[I].Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
-      return false;
-    }
-    if (::pipe2(Err, O_CLOEXEC) != 0) {
-      Outcomes[I].Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
-      ::close(Out[0]);
-      ::close(Out[1]);
-      return false;
-    }
-    pid_t Pid = ::fork();
-    if (Pid < 0) {
-      Outcomes[I].Failure = std::string("cannot start the parser process: ") + std::strerror(errno);
-      for (int FD : {Out[0], Out[1], Err[0], Err[1]})
-        ::close(FD);
-      return false;
-    }
-    if (Pid == 0) {
-      ::close(Out[0]);
-      ::close(Err[0]);
-      // The parent decides what of the child's stderr the user sees (a
-      // crash's stack dump is thousands of lines; its location is kept).
-      ::dup2(Err[1], STDERR_FILENO);
-      ::close(Err[1]);
-      if (TimeoutSeconds > 0) {
-        // CPU time, not wall time, decides: a loaded machine must not turn a
-        // slow parse into a fallback (the output would depend on the load).
-        struct rlimit Limit;
-        Limit.rlim_cur = TimeoutSeconds;
-        Limit.rlim_max = TimeoutSeconds + 5;
-        ::setrlimit(RLIMIT_CPU, &Limit);
-        ::signal(SIGXCPU, SIG_DFL); // no stack dump: it is a timeout, not a crash
-      }
-      std::string Fault = fault::injected("parse", Name(I));
-      if (Fault == "hang")
-        while (true)
-          ::pause();
-      if (Fault == "crash") {
-        ::signal(SIGSEGV, SIG_DFL);
-        ::raise(SIGSEGV);
-      }
-      writeAll(Out[1], Work(I));
-      ::close(Out[1]);
-      _exit(0); // no atexit handlers, no flushing of the parent's buffers
-    }
-    ::close(Out[1]);
-    ::close(Err[1]);
-    Child C;
-    C.Pid = Pid;
-    C.FD[0] = Out[0];
-    C.FD[1] = Err[0];
-    C.Index = I;
-    C.HasDeadline = TimeoutSeconds > 0;
-    C.Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wallLimit(TimeoutSeconds));
-    Running.push_back(std::move(C));
-    return true;
-  };
-
   auto Finish = [&](size_t R, bool TimedOut) {
-    Child &C = Running[R];
-    IsolatedOutcome &O = Outcomes[C.Index];
-    if (TimedOut)
-      ::kill(C.Pid, SIGKILL);
-    for (int &FD : C.FD)
-      if (FD >= 0) {
-        ::close(FD);
-        FD = -1;
-      }
-    int Status = 0;
-    while (::waitpid(C.Pid, &Status, 0) < 0 && errno == EINTR) {
-    }
-    const std::string &Stderr = C.Data[1];
-    const bool Crashed = !TimedOut && WIFSIGNALED(Status) && WTERMSIG(Status) != SIGXCPU;
-    O.TimedOut = TimedOut || (WIFSIGNALED(Status) && WTERMSIG(Status) == SIGXCPU);
-    if (TimedOut) {
-      O.Failure = "parsing timed out (no result after " +
-                  std::to_string(wallLimit(TimeoutSeconds)) + " s)";
-    } else if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0) {
-      O.Ok = true;
-      O.Payload = std::move(C.Data[0]);
-    } else {
-      O.Failure = describeStatus(Status, TimeoutSeconds);
-      if (Crashed) {
-        std::string Where = crashLocation(Stderr);
-        if (!Where.empty())
-          O.Failure += " at " + Where;
-      }
-      if (WIFEXITED(Status))
-        O.ExitStatus = WEXITSTATUS(Status);
-    }
-#ifdef CU2DCU_SANITIZED
-    // A crash that LLVM's handler saw first ("Stack dump:", clang's stack
-    // overflow on deeply nested input) ends in the sanitizer's SEGV report
-    // and an exit status: contained like any crash. A report without it is
-    // a memory or UB error the sanitizers found: it fails the run.
-    const bool LlvmCrash = O.ExitStatus && Stderr.find("Stack dump:") != std::string::npos;
-    if (LlvmCrash) {
-      O.ExitStatus = 0;
-      O.Failure = "the parser crashed";
-      std::string Where = crashLocation(Stderr);
-      if (!Where.empty() && Where.find("unknown") == std::string::npos)
-        O.Failure += " at " + Where;
-    }
-    const bool Forward = !LlvmCrash && !Crashed; // sanitizer reports must be seen
-#else
-    const bool Forward = !Crashed; // a crash is summarised in the reason
-#endif
-    if (Forward && !Stderr.empty())
-      (void)!::write(STDERR_FILENO, Stderr.data(), Stderr.size());
+    size_t Index = Running[R].Index;
+    Outcomes[Index] = finishChild(Running[R], TimedOut, TimeoutSeconds);
     if (OnDone)
-      OnDone(C.Index);
+      OnDone(Index);
     Running.erase(Running.begin() + R);
   };
-
+  size_t Next = 0;
   while (Next < Count || !Running.empty()) {
     while (Running.size() < Jobs && Next < Count) {
       size_t I = Next++;
-      if (!Start(I) && OnDone)
+      if (!startChild(I, TimeoutSeconds, Name(I), [&, I] { return Work(I); }, Running,
+                      Outcomes[I].Failure) &&
+          OnDone)
         OnDone(I);
     }
     if (Running.empty())
       continue;
-    std::vector<pollfd> Polls;
-    std::vector<std::pair<size_t, int>> Owner; // (child, stream) of each poll entry
-    int Wait = -1;
+    if (!readChildren(Running))
+      break; // the loop below reaps
     auto Now = std::chrono::steady_clock::now();
-    for (size_t R = 0; R < Running.size(); ++R) {
-      const Child &C = Running[R];
-      for (int K = 0; K < 2; ++K)
-        if (C.FD[K] >= 0) {
-          Polls.push_back({C.FD[K], POLLIN, 0});
-          Owner.push_back({R, K});
-        }
-      if (C.HasDeadline) {
-        auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(C.Deadline - Now).count();
-        int Ms = int(std::max<long long>(0, std::min<long long>(Left + 1, 1 << 30)));
-        Wait = Wait < 0 ? Ms : std::min(Wait, Ms);
-      }
-    }
-    int Ready = ::poll(Polls.data(), Polls.size(), Wait);
-    if (Ready < 0 && errno != EINTR)
-      break; // cannot happen with valid descriptors; the loop below reaps
-    for (size_t P = 0; Ready > 0 && P < Polls.size(); ++P) {
-      if (!(Polls[P].revents & (POLLIN | POLLHUP | POLLERR)))
-        continue;
-      Child &C = Running[Owner[P].first];
-      int K = Owner[P].second;
-      char Buffer[1 << 16];
-      ssize_t N = ::read(C.FD[K], Buffer, sizeof Buffer);
-      if (N > 0) {
-        C.Data[K].append(Buffer, size_t(N));
-      } else if (N == 0 || errno != EINTR) {
-        ::close(C.FD[K]); // end of this stream
-        C.FD[K] = -1;
-      }
-    }
-    Now = std::chrono::steady_clock::now();
     // Walk backwards: Finish removes the child from Running.
     for (size_t R = Running.size(); R-- > 0;) {
       if (Running[R].FD[0] < 0 && Running[R].FD[1] < 0)

@@ -3,12 +3,8 @@
 // child is killed after a timeout (or dies), and the driver translates that
 // file lexically and records why. The children are forked from the calling
 // thread, which must be the only thread (no thread pool is running), and
-// send their result back through a pipe.
+// send their result back through a pipe (as JSON: core/ResultJson.h).
 #pragma once
-
-#include "core/TranslationResult.h"
-
-#include "llvm/ADT/StringRef.h"
 
 #include <functional>
 #include <string>
@@ -36,19 +32,5 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
             const std::function<std::string(size_t)> &Work,
             const std::function<std::string(size_t)> &Name,
             const std::function<void(size_t)> &OnDone);
-
-/// A byte encoding of what a translation unit found, for the pipe.
-void encodeResult(const TranslationResult &Result, std::string &Out);
-/// Decodes what encodeResult wrote at Pos (advanced past it); false when
-/// the data is malformed.
-bool decodeResult(llvm::StringRef Data, size_t &Pos, TranslationResult &Result);
-
-/// Plain values for the pipe: little helpers shared with the driver.
-void encodeU64(uint64_t V, std::string &Out);
-bool decodeU64(llvm::StringRef Data, size_t &Pos, uint64_t &V);
-void encodeDouble(double V, std::string &Out);
-bool decodeDouble(llvm::StringRef Data, size_t &Pos, double &V);
-void encodeString(const std::string &S, std::string &Out);
-bool decodeString(llvm::StringRef Data, size_t &Pos, std::string &S);
 
 } // namespace cu2dcu

@@ -1,4 +1,6 @@
 #include "driver/PchPlanner.h"
+#include "core/Paths.h"
+#include "core/ResultJson.h"
 
 #include "driver/IsolatedParse.h"
 #include "driver/TranslateAction.h"
@@ -13,55 +15,42 @@ namespace cu2dcu {
 
 namespace {
 
-template <typename Strings> void encodeStrings(const Strings &List, std::string &Out) {
-  encodeU64(List.size(), Out);
-  for (const std::string &S : List)
-    encodeString(S, Out);
-}
-
-bool decodeStrings(llvm::StringRef Data, size_t &Pos, std::vector<std::string> &List) {
-  uint64_t N;
-  if (!decodeU64(Data, Pos, N) || N > Data.size() - Pos)
-    return false;
-  List.resize(N);
-  for (std::string &S : List)
-    if (!decodeString(Data, Pos, S))
-      return false;
-  return true;
-}
-
 /// What a PCH build in a child process sends back.
 std::string encodeBuild(const SharedPch &Pch, const StageTime &Time) {
-  std::string Out;
-  encodeU64(Pch.Ok, Out);
-  encodeString(Pch.Why, Out);
-  encodeStrings(Pch.Includes, Out);
-  encodeStrings(Pch.Resolved, Out);
-  encodeString(Pch.MustSkip, Out);
-  encodeStrings(Pch.ShadowNames, Out);
-  encodeResult(Pch.Translated, Out);
-  encodeStrings(Pch.TranslatedFiles, Out);
-  encodeU64(Pch.WholeUnit, Out);
-  encodeDouble(Time.Wall, Out);
-  encodeDouble(Time.Cpu, Out);
-  return Out;
+  return jsonText(llvm::json::Object{{"ok", Pch.Ok},
+                                     {"why", textToJSON(Pch.Why)},
+                                     {"includes", textsToJSON(Pch.Includes)},
+                                     {"resolved", textsToJSON(Pch.Resolved)},
+                                     {"mustSkip", textToJSON(Pch.MustSkip)},
+                                     {"shadowNames", textsToJSON(Pch.ShadowNames)},
+                                     {"translated", Pch.Translated},
+                                     {"translatedFiles", textsToJSON(Pch.TranslatedFiles)},
+                                     {"wholeUnit", Pch.WholeUnit},
+                                     {"time", Time}});
 }
 
 bool decodeBuild(llvm::StringRef Data, SharedPch &Pch, StageTime &Time) {
-  size_t Pos = 0;
-  uint64_t Ok, WholeUnit;
+  llvm::Expected<llvm::json::Value> Value = llvm::json::parse(Data);
+  if (!Value) {
+    llvm::consumeError(Value.takeError());
+    return false;
+  }
+  llvm::json::Path::Root Root("pch");
+  llvm::json::ObjectMapper M(*Value, Root);
   std::vector<std::string> Shadow;
-  if (!decodeU64(Data, Pos, Ok) || !decodeString(Data, Pos, Pch.Why) ||
-      !decodeStrings(Data, Pos, Pch.Includes) || !decodeStrings(Data, Pos, Pch.Resolved) ||
-      !decodeString(Data, Pos, Pch.MustSkip) || !decodeStrings(Data, Pos, Shadow) ||
-      !decodeResult(Data, Pos, Pch.Translated) ||
-      !decodeStrings(Data, Pos, Pch.TranslatedFiles) || !decodeU64(Data, Pos, WholeUnit) ||
-      !decodeDouble(Data, Pos, Time.Wall) || !decodeDouble(Data, Pos, Time.Cpu) ||
-      Pos != Data.size())
+  if (!M || !M.map("ok", Pch.Ok) || !M.map("wholeUnit", Pch.WholeUnit) ||
+      !M.map("translated", Pch.Translated) || !M.map("time", Time))
+    return false;
+  const llvm::json::Object &O = *Value->getAsObject();
+  const llvm::json::Value *Why = O.get("why"), *MustSkip = O.get("mustSkip");
+  if (!Why || !textFromJSON(*Why, Pch.Why, Root) || !MustSkip ||
+      !textFromJSON(*MustSkip, Pch.MustSkip, Root) ||
+      !textsFromJSON(O, "includes", Pch.Includes, Root) ||
+      !textsFromJSON(O, "resolved", Pch.Resolved, Root) ||
+      !textsFromJSON(O, "shadowNames", Shadow, Root) ||
+      !textsFromJSON(O, "translatedFiles", Pch.TranslatedFiles, Root))
     return false;
   Time.Count = 1;
-  Pch.Ok = Ok != 0;
-  Pch.WholeUnit = WholeUnit != 0;
   Pch.ShadowNames = std::set<std::string>(Shadow.begin(), Shadow.end());
   return true;
 }
@@ -140,7 +129,7 @@ PchPlanner::prepare(const std::vector<const InputFile *> &Files,
           Dir = Made.str().str();
         }
         auto Pch = std::make_unique<SharedPch>();
-        std::string Base_ = Dir + "/prefix-" + std::to_string(Pchs.size());
+        std::string Base_ = joinPath(Dir, "prefix-" + std::to_string(Pchs.size()));
         Pch->Flags = Files[I]->CompileFlags;
         for (size_t J = 0; J < K; ++J) // as this unit finds them
           Pch->Includes.push_back(Choices[I].Prefix.Includes[J].Spelling);

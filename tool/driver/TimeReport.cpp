@@ -8,28 +8,6 @@
 
 namespace cu2dcu {
 
-const char *stageName(Stage S) {
-  switch (S) {
-  case Stage::Discover:
-    return "discover";
-  case Stage::Maps:
-    return "maps";
-  case Stage::Pch:
-    return "pch";
-  case Stage::Parse:
-    return "parse";
-  case Stage::Match:
-    return "match";
-  case Stage::Rewrite:
-    return "rewrite";
-  case Stage::Write:
-    return "write";
-  case Stage::Report:
-    return "report";
-  }
-  return "?";
-}
-
 double threadCpuSeconds() {
   timespec T;
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T) != 0)

@@ -1,9 +1,9 @@
 #include "driver/TranslateAction.h"
 
-#include "checks/WarpIntrinsicTranslator.h"
+#include "match/WarpIntrinsicTranslator.h"
 #include "checks/Wave64Check.h"
 #include "driver/TraversalScope.h"
-#include "lexical/RawTokens.h"
+#include "translate/RawTokens.h"
 #include "match/HipDeclaredCollisionTranslator.h"
 #include "match/KernelLaunchTranslator.h"
 #include "match/LaunchBoundsTranslator.h"
@@ -256,21 +256,16 @@ void recordRecoveredRanges(clang::ASTContext &Ast, SourceContext &Context,
       FirstError[File] = Offset;
   for (const auto &[File, Offset] : FirstError) {
     const std::string &Text = Context.textOf(File);
-    size_t LineStart = Text.rfind('\n', Offset ? Offset - 1 : 0);
-    llvm::append_range(Recovered[File],
-                       droppedRuns(Text, LineStart == std::string::npos ? 0 : LineStart + 1,
-                                   Text.size(), Held[File]));
+    llvm::append_range(Recovered[File], droppedRuns(Text, unsigned(lineBounds(Text, Offset).first),
+                                                    Text.size(), Held[File]));
   }
   DroppedStatements(Context, FirstError, Recovered).TraverseAST(Ast);
   for (size_t I = 0; I < Pending.size(); ++I) {
     if (Covered[I])
       continue;
     const std::string &Text = Context.textOf(Pending[I].first);
-    size_t Begin = Text.rfind('\n', Pending[I].second ? Pending[I].second - 1 : 0);
-    size_t End = Text.find('\n', Pending[I].second);
-    Recovered[Pending[I].first].push_back(
-        {Begin == std::string::npos ? 0u : unsigned(Begin + 1),
-         End == std::string::npos ? unsigned(Text.size()) : unsigned(End)});
+    auto [Begin, End] = lineBounds(Text, Pending[I].second);
+    Recovered[Pending[I].first].push_back({unsigned(Begin), unsigned(End)});
   }
   for (auto &[File, Ranges] : Recovered)
     llvm::append_range(Context.findingsFor(File).RecoveredRanges, merged(std::move(Ranges)));

@@ -1,13 +1,15 @@
 #include "driver/Translator.h"
+#include "core/Paths.h"
+#include "core/ResultJson.h"
 
 #include "checks/DefinitionSites.h"
 #include "checks/LexicalWave64Scan.h"
 #include "driver/IsolatedParse.h"
 #include "driver/PchPlanner.h"
 #include "driver/TranslateAction.h"
-#include "lexical/EntryTranslation.h"
+#include "translate/EntryTranslation.h"
 #include "lexical/LexicalTranslator.h"
-#include "lexical/RawTokens.h"
+#include "translate/RawTokens.h"
 #include "rewrite/EditApplier.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -28,20 +30,6 @@
 #include <tuple>
 
 namespace cu2dcu {
-
-const char *fileStatusName(FileStatus S) {
-  switch (S) {
-  case FileStatus::Translated:
-    return "translated";
-  case FileStatus::Unchanged:
-    return "unchanged";
-  case FileStatus::Copied:
-    return "copied";
-  case FileStatus::Failed:
-    return "failed";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -89,7 +77,7 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
   StageClock Clock;
   ErrorCollector Errors;
   TranslationUnitSetup Setup{Map, Settings.Translation, IsTranslated,
-                             Settings.Toolchain.found() ? Settings.Toolchain.CudaPath + "/include"
+                             Settings.Toolchain.found() ? joinPath(Settings.Toolchain.CudaPath, "include")
                                                         : std::string(),
                              &Outcome.Match, /*OnBeginSource=*/{}, /*Pch=*/nullptr,
                              &Errors.Locations};
@@ -144,36 +132,28 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
 }
 
 /// A unit's outcome through the pipe of an isolated parse.
-std::string encodeOutcome(const UnitOutcome &O) {
-  std::string Out;
-  encodeU64(O.UsedPch, Out);
-  encodeU64(O.PchRejected, Out);
-  for (const StageTime *T : {&O.Parse, &O.Match}) {
-    encodeDouble(T->Wall, Out);
-    encodeDouble(T->Cpu, Out);
-    encodeU64(T->Count, Out);
-  }
-  encodeResult(O.Result, Out);
-  return Out;
+llvm::json::Value toJSON(const UnitOutcome &O) {
+  return llvm::json::Object{{"usedPch", O.UsedPch},
+                            {"pchRejected", O.PchRejected},
+                            {"parse", O.Parse},
+                            {"match", O.Match},
+                            {"result", O.Result}};
+}
+
+bool fromJSON(const llvm::json::Value &V, UnitOutcome &O, llvm::json::Path P) {
+  llvm::json::ObjectMapper M(V, P);
+  return M && M.map("usedPch", O.UsedPch) && M.map("pchRejected", O.PchRejected) &&
+         M.map("parse", O.Parse) && M.map("match", O.Match) && M.map("result", O.Result);
 }
 
 UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Display) {
+  if (Isolated.Ok) {
+    if (llvm::Expected<UnitOutcome> Decoded = llvm::json::parse<UnitOutcome>(Isolated.Payload))
+      return std::move(*Decoded);
+    else
+      llvm::consumeError(Decoded.takeError());
+  }
   UnitOutcome O;
-  size_t Pos = 0;
-  uint64_t Count = 0, UsedPch = 0, PchRejected = 0;
-  bool Ok = Isolated.Ok && decodeU64(Isolated.Payload, Pos, UsedPch) &&
-            decodeU64(Isolated.Payload, Pos, PchRejected);
-  for (StageTime *T : {&O.Parse, &O.Match}) {
-    Ok = Ok && decodeDouble(Isolated.Payload, Pos, T->Wall) &&
-         decodeDouble(Isolated.Payload, Pos, T->Cpu) && decodeU64(Isolated.Payload, Pos, Count);
-    T->Count = unsigned(Count);
-  }
-  Ok = Ok && decodeResult(Isolated.Payload, Pos, O.Result) && Pos == Isolated.Payload.size();
-  if (Ok) {
-    O.UsedPch = UsedPch != 0;
-    O.PchRejected = PchRejected != 0;
-    return O;
-  }
 #ifdef CU2DCU_SANITIZED
   // In a sanitizer build a parser process that exits with a status of its
   // own has printed a sanitizer report: that must fail the run.
@@ -181,7 +161,6 @@ UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Di
     throw std::runtime_error("the parser process for " + Display + " exited with status " +
                              std::to_string(Isolated.ExitStatus) + " (see the report above)");
 #endif
-  O = UnitOutcome();
   O.Result.Mode = ParseMode::Lexical;
   O.Result.Failure = Isolated.TimedOut ? ParseFailure::Timeout : ParseFailure::Crash;
   O.Result.FallbackReason =
@@ -383,8 +362,8 @@ Pipeline::parseIsolated(const std::vector<size_t> &Wave,
         Which.size(), Settings.Jobs, Settings.ParseTimeoutSeconds,
         [&](size_t K) {
           size_t W = Which[K];
-          return encodeOutcome(translateUnit(Run.Files[Wave[W]].Input, Map, Settings,
-                                             IsTranslated, WithPch ? &Choices[W] : nullptr));
+          return jsonText(toJSON(translateUnit(Run.Files[Wave[W]].Input, Map, Settings,
+                                               IsTranslated, WithPch ? &Choices[W] : nullptr)));
         },
         [&](size_t K) { return Run.Files[Wave[Which[K]]].Input.Source; },
         [&](size_t) {

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/Options.h"
-#include "core/TranslationResult.h"
+#include "core/RunResult.h"
 #include "discover/InputDiscovery.h"
 #include "buildfiles/BuildFiles.h"
 #include "driver/TimeReport.h"
@@ -18,31 +18,6 @@
 #include <vector>
 
 namespace cu2dcu {
-
-enum class ModeChoice { Auto, Ast, Lexical };
-
-enum class FileStatus { Translated, Unchanged, Copied, Failed };
-const char *fileStatusName(FileStatus S);
-
-struct FileReport {
-  InputFile Input;
-  FileStatus Status = FileStatus::Copied;
-  ParseMode Mode = ParseMode::Copy;
-  ParseFailure Failure = ParseFailure::None; // why not a clean AST
-  std::string ModeReason; // the first parse error, why lexical was used, or why the file failed
-  double CpuSeconds = 0;  // parsing and matching it as its own unit
-  std::string Original;
-  std::string Translated;
-  std::vector<Edit> Applied;
-  unsigned LinesChanged = 0;
-};
-
-struct RunResult {
-  std::vector<FileReport> Files;          // in discovery order
-  std::vector<Diagnostic> Diagnostics;    // sorted, de-duplicated
-  double Seconds = 0;
-  StageTimes Times; // --time-report: the stages translateAll runs
-};
 
 struct RunSettings {
   TranslationOptions Translation;

@@ -1,10 +1,10 @@
 #include "lexical/LexicalTranslator.h"
 
 #include "core/Options.h"
-#include "lexical/EntryTranslation.h"
-#include "lexical/LaunchRewrite.h"
-#include "lexical/NamespaceTranslation.h"
-#include "lexical/RawTokens.h"
+#include "translate/EntryTranslation.h"
+#include "translate/LaunchRewrite.h"
+#include "translate/NamespaceTranslation.h"
+#include "translate/RawTokens.h"
 
 #include <algorithm>
 #include <map>

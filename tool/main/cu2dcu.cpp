@@ -4,6 +4,7 @@
 // because inputs may be directories and -p may come without inputs.
 
 #include "discover/InputDiscovery.h"
+#include "core/Paths.h"
 #include "driver/Translator.h"
 #include "mapping/HipTarget.h"
 #include "mapping/MapCache.h"
@@ -225,12 +226,15 @@ int restoreCommand() {
   return Restored.Failures.empty() ? ExitOk : ExitUsage;
 }
 
-int run(int Argc, const char **Argv) {
-  // Colours only where stderr is a terminal that shows them.
-  llvm::errs().enable_colors(llvm::errs().has_colors());
-  // Everything after `--` is compiler arguments for every file.
+/// The command line split at `--`: everything after it is compiler arguments
+/// for every file.
+struct SplitCommandLine {
   std::vector<const char *> ToolArgs;
   std::vector<std::string> CompilerArgs;
+};
+
+SplitCommandLine splitAtDashDash(int Argc, const char **Argv) {
+  SplitCommandLine Split;
   bool AfterDashDash = false;
   for (int I = 0; I < Argc; ++I) {
     if (!AfterDashDash && llvm::StringRef(Argv[I]) == "--" && I > 0) {
@@ -238,41 +242,44 @@ int run(int Argc, const char **Argv) {
       continue;
     }
     if (AfterDashDash)
-      CompilerArgs.push_back(Argv[I]);
+      Split.CompilerArgs.push_back(Argv[I]);
     else
-      ToolArgs.push_back(Argv[I]);
+      Split.ToolArgs.push_back(Argv[I]);
   }
+  return Split;
+}
+
+/// Parses the tool's options; false (after printing why) when they are wrong.
+bool parseToolOptions(const std::vector<const char *> &ToolArgs) {
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
   std::string ParseErrors;
   llvm::raw_string_ostream ErrorStream(ParseErrors);
-  if (!cl::ParseCommandLineOptions(ToolArgs.size(), ToolArgs.data(),
-                                   "Ports CUDA source trees to HIP for Hygon DCU and AMD GPUs.\n\n"
-                                   "  cu2dcu src/ -o out/\n"
-                                   "  cu2dcu kernel.cu -o kernel.hip.cpp\n"
-                                   "  cu2dcu -p build/ -o out/\n",
-                                   &ErrorStream)) {
-    llvm::errs() << ParseErrors;
-    return ExitUsage;
-  }
+  if (cl::ParseCommandLineOptions(ToolArgs.size(), ToolArgs.data(),
+                                  "Ports CUDA source trees to HIP for Hygon DCU and AMD GPUs.\n\n"
+                                  "  cu2dcu src/ -o out/\n"
+                                  "  cu2dcu kernel.cu -o kernel.hip.cpp\n"
+                                  "  cu2dcu -p build/ -o out/\n",
+                                  &ErrorStream))
+    return true;
+  llvm::errs() << ParseErrors;
+  return false;
+}
 
-  std::string TargetError;
-  auto Target = resolveHipTarget(HipVersionText, MappingsDir + "/profiles", TargetError);
-  if (!Target)
-    return usageError(TargetError);
-  if (Jobs == 0)
-    return usageError("-j must be at least 1");
-  if (Restore)
-    return restoreCommand();
+/// Why the output options cannot work together, or empty.
+std::string outputConflict() {
   if (InPlace && !OutputPath.empty())
-    return usageError("--in-place and -o exclude each other");
+    return "--in-place and -o exclude each other";
   if (OutputPath.empty() && !DryRun && !ShowDiff && !InPlace)
-    return usageError("no output: give -o, or --dry-run / --diff to translate without writing");
+    return "no output: give -o, or --dry-run / --diff to translate without writing";
+  return "";
+}
 
-  const auto RunStart = std::chrono::steady_clock::now(); // --time-report
-  StageClock MapsClock;
-  ApiMap Map;
-  Map.setTargetHip(Target->Version);
+/// Loads the API maps and the build-file rules (UsedBuildRules: null where
+/// build files are copied); the error when either has errors.
+std::string loadMaps(const HipTarget &Target, ApiMap &Map, BuildFlagMap &BuildRules,
+                     const BuildFlagMap *&UsedBuildRules) {
+  Map.setTargetHip(Target.Version);
   if (!NoMapCache)
     Map.setCacheDirectory(MapCacheDir.empty() ? defaultMapCacheDirectory() : MapCacheDir.getValue());
   Map.loadDirectory(MappingsDir);
@@ -280,47 +287,59 @@ int run(int Argc, const char **Argv) {
     Map.loadFile(Extra);
   printMapIssues(Map.issues());
   if (Map.hasErrors())
-    return usageError("the API maps have errors; nothing was translated");
-  BuildFlagMap BuildRules;
-  const BuildFlagMap *UsedBuildRules = nullptr;
+    return "the API maps have errors; nothing was translated";
   if (!loadBuildRules(BuildRules, UsedBuildRules))
-    return usageError("the build-file maps have errors; nothing was translated");
-  const StageTime MapsTime = MapsClock.stop();
+    return "the build-file maps have errors; nothing was translated";
+  return "";
+}
 
-  std::optional<Baseline> Known;
-  if (!BaselinePath.empty()) {
-    auto Read = readBaseline(BaselinePath);
-    if (!Read)
-      return usageError(llvm::toString(Read.takeError()));
-    Known = std::move(*Read);
-  }
+/// --baseline, when given.
+llvm::Expected<std::optional<Baseline>> readKnownFindings() {
+  if (BaselinePath.empty())
+    return std::nullopt;
+  auto Read = readBaseline(BaselinePath);
+  if (!Read)
+    return Read.takeError();
+  return std::optional<Baseline>(std::move(*Read));
+}
 
+/// Finds the inputs (stage 1) and warns about what it skipped; refuses an
+/// -o that is a file where a directory is needed.
+llvm::Expected<Discovery> discover(const std::vector<std::string> &CompilerArgs,
+                                   const CudaToolchain &Toolchain, StageTime &Time) {
+  auto Refuse = [](const std::string &Message) {
+    return llvm::createStringError(std::errc::invalid_argument, "%s", Message.c_str());
+  };
   DiscoveryRequest Request;
   Request.Inputs = Inputs;
   Request.Output = DryRun ? std::string() : OutputPath.getValue();
   Request.BuildPath = BuildPath;
   Request.Root = ProjectRoot;
   Request.ExtraArgs = CompilerArgs;
-  const CudaToolchain Toolchain = CudaToolchain::locate(CudaPath);
   if (Toolchain.found())
     Request.SystemRoots.push_back(Toolchain.CudaPath);
   Request.InPlace = InPlace && !DryRun;
   if (Inputs.size() > 1 && !OutputPath.empty() && !DryRun && llvm::sys::fs::exists(OutputPath) &&
       !llvm::sys::fs::is_directory(OutputPath))
-    return usageError("-o '" + OutputPath + "' must be a directory for several inputs");
-  StageClock DiscoverClock;
+    return Refuse("-o '" + OutputPath + "' must be a directory for several inputs");
+  StageClock Clock;
   auto Found = discoverInputs(Request);
-  const StageTime DiscoverTime = DiscoverClock.stop(0);
+  Time = Clock.stop(0);
   if (!Found)
-    return usageError(llvm::toString(Found.takeError()));
+    return Found.takeError();
   for (const SkippedInput &S : Found->Skipped)
     llvm::errs() << "cu2dcu: warning: skipped '" << S.Display << "': " << S.Reason << "\n";
   if (Inputs.size() == 1 && llvm::sys::fs::is_directory(Inputs.front()) && !OutputPath.empty() &&
       !DryRun && llvm::sys::fs::exists(OutputPath) && !llvm::sys::fs::is_directory(OutputPath))
-    return usageError("-o '" + OutputPath + "' exists and is not a directory");
+    return Refuse("-o '" + OutputPath + "' exists and is not a directory");
+  return Found;
+}
 
+/// The driver's settings from the options.
+RunSettings makeSettings(const HipTarget &Target, const CudaToolchain &Toolchain,
+                         const BuildFlagMap *BuildRules, const Discovery &Found) {
   RunSettings Settings;
-  Settings.Translation.TargetHip = Target->Version;
+  Settings.Translation.TargetHip = Target.Version;
   Settings.Translation.KeepLaunchSyntax = KeepLaunchSyntax;
   Settings.Translation.FixWave64 = FixWave64;
   Settings.Translation.StrictMasks = StrictMasks;
@@ -329,63 +348,57 @@ int run(int Argc, const char **Argv) {
   Settings.ParseTimeoutSeconds = ParseTimeout;
   Settings.SharePch = !NoPch;
   Settings.Toolchain = Toolchain;
-  Settings.BuildRules = UsedBuildRules;
+  Settings.BuildRules = BuildRules;
   if (!OffloadArchs.empty())
     Settings.Build.OffloadArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
-  Settings.Build.InputRoot = Found->Root;
-  Settings.Build.OutputRoot = Found->OutputRoot;
-  if (Mode == ModeChoice::Ast && !Settings.Toolchain.found())
-    return usageError("--mode=ast needs CUDA headers: " + Settings.Toolchain.Why);
+  Settings.Build.InputRoot = Found.Root;
+  Settings.Build.OutputRoot = Found.OutputRoot;
+  return Settings;
+}
 
-  const bool ShowProgress =
-      Progress || (!Quiet && isatty(STDERR_FILENO) && !std::getenv("CI"));
-  if (ShowProgress) {
-    llvm::errs() << "cu2dcu: translating " << Found->Files.size() << " files with " << Jobs
-                 << " job(s)\n";
-    // One line, rewritten in place on a terminal, a line per 10% elsewhere.
-    const bool Terminal = isatty(STDERR_FILENO);
-    Settings.OnProgress = [Terminal](size_t Done, size_t Total) {
-      if (Terminal)
-        llvm::errs() << "\r  parsed " << Done << "/" << Total << (Done == Total ? "\n" : "");
-      else if (Done == Total || Done * 10 / Total != (Done - 1) * 10 / Total)
-        llvm::errs() << "  parsed " << Done << "/" << Total << "\n";
-    };
-  }
+/// --progress (default on a terminal outside CI): a line of parsed units.
+void showProgress(RunSettings &Settings, size_t FileCount) {
+  if (!Progress && (Quiet || !isatty(STDERR_FILENO) || std::getenv("CI")))
+    return;
+  llvm::errs() << "cu2dcu: translating " << FileCount << " files with " << Jobs << " job(s)\n";
+  // One line, rewritten in place on a terminal, a line per 10% elsewhere.
+  const bool Terminal = isatty(STDERR_FILENO);
+  Settings.OnProgress = [Terminal](size_t Done, size_t Total) {
+    if (Terminal)
+      llvm::errs() << "\r  parsed " << Done << "/" << Total << (Done == Total ? "\n" : "");
+    else if (Done == Total || Done * 10 / Total != (Done - 1) * 10 / Total)
+      llvm::errs() << "  parsed " << Done << "/" << Total << "\n";
+  };
+}
 
-  RunResult Run = translateAll(*Found, Map, Settings);
-  if (Mode == ModeChoice::Ast)
-    for (const FileReport &F : Run.Files)
-      if (F.Mode == ParseMode::Lexical) {
-        llvm::errs() << "cu2dcu: error: " << F.Input.Display << " does not parse: " << F.ModeReason
-                     << "\n";
-        return ExitFindings;
-      }
+/// --mode=ast: a file that fell back to the lexical pass fails the run.
+bool everyFileParsed(const RunResult &Run) {
+  for (const FileReport &F : Run.Files)
+    if (F.Mode == ParseMode::Lexical) {
+      llvm::errs() << "cu2dcu: error: " << F.Input.Display << " does not parse: " << F.ModeReason
+                   << "\n";
+      return false;
+    }
+  return true;
+}
 
-  Run.Times[Stage::Maps] += MapsTime;
-  Run.Times[Stage::Discover] += DiscoverTime;
-  StageClock WriteClock;
-  std::vector<WriteFailure> WriteFailures;
+/// Writes the output tree (-o) or the inputs (--in-place); stage 5a.
+std::vector<WriteFailure> writeResults(RunResult &Run) {
+  StageClock Clock;
+  std::vector<WriteFailure> Failures;
   if (!DryRun && !OutputPath.empty())
-    WriteFailures = writeOutputs(Run);
+    Failures = writeOutputs(Run);
   else if (!DryRun && InPlace)
-    WriteFailures = writeInPlace(Run);
-  Run.Times[Stage::Write] += WriteClock.stop(DryRun || OutputPath.empty() ? 0 : Run.Files.size());
-  StageClock ReportClock;
+    Failures = writeInPlace(Run);
+  Run.Times[Stage::Write] += Clock.stop(DryRun || OutputPath.empty() ? 0 : Run.Files.size());
+  return Failures;
+}
 
-  if (ShowDiff) {
-    std::string Error;
-    if (!printUnifiedDiffs(Run, llvm::outs(), Error))
-      return usageError(Error);
-  }
-
-  RunStatistics Stats = computeStatistics(Run);
-  FindingStates States = classifyFindings(Run, Known ? &*Known : nullptr);
-  GateResult Gate = evaluateGate(Run, States, FailOn,
-                                 MaxWarnings.getNumOccurrences()
-                                     ? std::optional<unsigned>(MaxWarnings.getValue())
-                                     : std::nullopt);
-
-  // Every report reads the same RunResult, statistics and finding states.
+/// What every report shows besides the run.
+ReportContext makeReportContext(const RunResult &Run, const RunStatistics &Stats,
+                                const FindingStates &States, const GateResult &Gate,
+                                const Discovery &Found, const SplitCommandLine &Args,
+                                const HipTarget &Target) {
   ReportContext Report;
   Report.Run = &Run;
   Report.Stats = &Stats;
@@ -393,15 +406,20 @@ int run(int Argc, const char **Argv) {
   Report.Gate = &Gate;
   Report.ToolVersion = CU2DCU_VERSION;
   Report.LlvmVersion = LLVM_VERSION_STRING;
-  Report.InputRoot = Found->Root;
+  Report.InputRoot = Found.Root;
   Report.OutputPath = DryRun ? std::string() : OutputPath.getValue();
   Report.DocsBase = DocsUrl.empty() ? defaultDocsBase() : DocsUrl.getValue();
   if (!Report.DocsBase.empty() && Report.DocsBase.back() != '/')
     Report.DocsBase += '/';
-  for (size_t I = 1; I < ToolArgs.size(); ++I)
-    Report.Arguments.push_back(ToolArgs[I]);
-  Report.Options = reportOptions(CompilerArgs, *Target);
-  std::vector<std::string> Written;
+  for (size_t I = 1; I < Args.ToolArgs.size(); ++I)
+    Report.Arguments.push_back(Args.ToolArgs[I]);
+  Report.Options = reportOptions(Args.CompilerArgs, Target);
+  return Report;
+}
+
+/// Writes the report files asked for (--json, --sarif, --html, --stats-csv,
+/// --write-baseline) and lists them in Written; the first error, or empty.
+std::string writeReports(const ReportContext &Report, std::vector<std::string> &Written) {
   std::string ReportError;
   auto Emit = [&](const std::string &Path, llvm::function_ref<void(llvm::raw_ostream &)> Write) {
     if (Path.empty() || !ReportError.empty())
@@ -418,35 +436,107 @@ int run(int Argc, const char **Argv) {
   Emit(HtmlPath, [&](llvm::raw_ostream &OS) { writeHtmlReport(Report, OS); });
   Emit(StatsCsvPath, [&](llvm::raw_ostream &OS) { writeStatsCsv(Report, OS); });
   if (ReportError.empty() && !WriteBaselinePath.empty()) {
-    if (llvm::Error E = writeBaseline(WriteBaselinePath, Run, States, CU2DCU_VERSION))
+    if (llvm::Error E = writeBaseline(WriteBaselinePath, *Report.Run, *Report.States,
+                                      CU2DCU_VERSION))
       ReportError = llvm::toString(std::move(E));
     else
       Written.push_back(WriteBaselinePath);
   }
+  return ReportError;
+}
 
-  if (!Quiet) {
-    printDiagnostics(Run, llvm::errs(), &States.Baselined);
-    std::string Hint = OutputPath.empty() || DryRun ? "" : "output in " + OutputPath;
-    for (const std::string &W : Written)
-      Hint += (Hint.empty() ? "" : ", ") + W;
-    printSummary(Run, Stats, llvm::errs(), Hint, &States);
-    for (const std::string &Reason : Gate.Reasons)
-      llvm::errs() << "  gate: failed: " << Reason << "\n";
-  } else {
+/// The findings and the summary on stderr (--quiet: errors only).
+void printOutcome(const ReportContext &Report, const std::vector<std::string> &Written) {
+  const RunResult &Run = *Report.Run;
+  const FindingStates &States = *Report.States;
+  if (Quiet) {
     printDiagnostics(Run, llvm::errs(), &States.Baselined, Severity::Error);
     // Files that could not be read or written are errors too.
     for (const FileReport &F : Run.Files)
       if (F.Status == FileStatus::Failed)
         llvm::errs() << "cu2dcu: error: failed: " << F.Input.Display << ": " << F.ModeReason
                      << "\n";
+    return;
   }
+  printDiagnostics(Run, llvm::errs(), &States.Baselined);
+  std::string Hint = OutputPath.empty() || DryRun ? "" : "output in " + OutputPath;
+  for (const std::string &W : Written)
+    Hint += (Hint.empty() ? "" : ", ") + W;
+  printSummary(Run, *Report.Stats, llvm::errs(), Hint, &States);
+  for (const std::string &Reason : Report.Gate->Reasons)
+    llvm::errs() << "  gate: failed: " << Reason << "\n";
+}
+
+/// The pipeline: options, maps, discover, translate, write, report.
+int run(int Argc, const char **Argv) {
+  // Colours only where stderr is a terminal that shows them.
+  llvm::errs().enable_colors(llvm::errs().has_colors());
+  SplitCommandLine Args = splitAtDashDash(Argc, Argv);
+  if (!parseToolOptions(Args.ToolArgs))
+    return ExitUsage;
+  std::string TargetError;
+  auto Target = resolveHipTarget(HipVersionText, joinPath(MappingsDir, "profiles"), TargetError);
+  if (!Target)
+    return usageError(TargetError);
+  if (Jobs == 0)
+    return usageError("-j must be at least 1");
+  if (Restore)
+    return restoreCommand();
+  if (std::string Conflict = outputConflict(); !Conflict.empty())
+    return usageError(Conflict);
+
+  const auto RunStart = std::chrono::steady_clock::now(); // --time-report
+  StageClock MapsClock;
+  ApiMap Map;
+  BuildFlagMap BuildRules;
+  const BuildFlagMap *UsedBuildRules = nullptr;
+  if (std::string Error = loadMaps(*Target, Map, BuildRules, UsedBuildRules); !Error.empty())
+    return usageError(Error);
+  const StageTime MapsTime = MapsClock.stop();
+  auto Known = readKnownFindings();
+  if (!Known)
+    return usageError(llvm::toString(Known.takeError()));
+
+  const CudaToolchain Toolchain = CudaToolchain::locate(CudaPath);
+  StageTime DiscoverTime;
+  auto Found = discover(Args.CompilerArgs, Toolchain, DiscoverTime);
+  if (!Found)
+    return usageError(llvm::toString(Found.takeError()));
+  RunSettings Settings = makeSettings(*Target, Toolchain, UsedBuildRules, *Found);
+  if (Mode == ModeChoice::Ast && !Settings.Toolchain.found())
+    return usageError("--mode=ast needs CUDA headers: " + Settings.Toolchain.Why);
+  showProgress(Settings, Found->Files.size());
+
+  RunResult Run = translateAll(*Found, Map, Settings);
+  if (Mode == ModeChoice::Ast && !everyFileParsed(Run))
+    return ExitFindings;
+  Run.Times[Stage::Maps] += MapsTime;
+  Run.Times[Stage::Discover] += DiscoverTime;
+  std::vector<WriteFailure> WriteFailures = writeResults(Run);
+
+  StageClock ReportClock;
+  if (ShowDiff) {
+    std::string Error;
+    if (!printUnifiedDiffs(Run, llvm::outs(), Error))
+      return usageError(Error);
+  }
+  RunStatistics Stats = computeStatistics(Run);
+  FindingStates States = classifyFindings(Run, *Known ? &**Known : nullptr);
+  GateResult Gate = evaluateGate(Run, States, FailOn,
+                                 MaxWarnings.getNumOccurrences()
+                                     ? std::optional<unsigned>(MaxWarnings.getValue())
+                                     : std::nullopt);
+  // Every report reads the same RunResult, statistics and finding states.
+  ReportContext Report = makeReportContext(Run, Stats, States, Gate, *Found, Args, *Target);
+  std::vector<std::string> Written;
+  std::string ReportError = writeReports(Report, Written);
+  printOutcome(Report, Written);
   if (TimeReport) {
     Run.Times[Stage::Report] += ReportClock.stop();
     printTimeReport(Run.Times, Jobs, RunStart, llvm::errs());
   }
   if (!ReportError.empty())
     return usageError(ReportError);
-
   if (Stats.Failed > 0 || !WriteFailures.empty())
     return ExitUsage;
   return Gate.Failed ? ExitFindings : ExitOk;

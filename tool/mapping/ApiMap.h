@@ -3,6 +3,8 @@
 // all translation jobs without locking.
 #pragma once
 
+#include "core/HipVersion.h"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -13,16 +15,6 @@ namespace cu2dcu {
 
 enum class EntryKind { Function, Type, Enumerator, Macro, Header, Namespace, Variable };
 enum class EntryStatus { Supported, Unsupported, Removed };
-
-struct HipVersion {
-  int Major = 0;
-  int Minor = 0;
-  static std::optional<HipVersion> parse(const std::string &Text);
-  std::string str() const;
-  bool operator<(const HipVersion &O) const {
-    return Major != O.Major ? Major < O.Major : Minor < O.Minor;
-  }
-};
 
 struct ApiEntry {
   std::string Cuda;

@@ -1,4 +1,5 @@
 #include "mapping/HipTarget.h"
+#include "core/Paths.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -18,7 +19,7 @@ std::optional<HipTarget> installedHip() {
   Roots.push_back("/opt/rocm");
   Roots.push_back("/usr");
   for (const std::string &Root : Roots) {
-    std::string Header = Root + "/include/hip/hip_version.h";
+    std::string Header = joinPath(Root, "include/hip/hip_version.h");
     std::ifstream In(Header);
     if (!In)
       continue;

@@ -1,6 +1,8 @@
 #include "match/HipDeclaredCollisionTranslator.h"
 
-#include "lexical/EntryTranslation.h"
+#include "core/CheckIds.h"
+#include "core/SourceText.h"
+#include "translate/EntryTranslation.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/Support/Regex.h"
@@ -47,12 +49,11 @@ bool parametersMatch(const clang::FunctionDecl *Function, const std::vector<std:
 /// before Begin only its specifiers (__device__ inline), after End only
 /// space or a comment.
 std::optional<ByteRange> wholeLines(const std::string &Text, unsigned Begin, unsigned End) {
-  size_t LineStart = Text.rfind('\n', Begin ? Begin - 1 : 0);
-  LineStart = LineStart == std::string::npos || Begin == 0 ? 0 : LineStart + 1;
+  size_t LineStart = lineBounds(Text, Begin).first;
   llvm::StringRef Before = llvm::StringRef(Text).slice(LineStart, Begin);
   if (Before.find_first_of(";{}#") != llvm::StringRef::npos)
     return std::nullopt;
-  size_t LineEnd = std::min(Text.find('\n', End), Text.size());
+  size_t LineEnd = lineBounds(Text, End).second;
   llvm::StringRef After = llvm::StringRef(Text).slice(End, LineEnd).trim();
   if (!After.empty() && !After.starts_with("//"))
     return std::nullopt;

@@ -1,8 +1,8 @@
 #include "match/KernelLaunchTranslator.h"
 
-#include "lexical/EntryTranslation.h"
-#include "lexical/LaunchRewrite.h"
-#include "lexical/RawTokens.h"
+#include "translate/EntryTranslation.h"
+#include "translate/LaunchRewrite.h"
+#include "translate/RawTokens.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"

@@ -1,6 +1,6 @@
 #include "match/LaunchBoundsTranslator.h"
 
-#include "lexical/EntryTranslation.h"
+#include "translate/EntryTranslation.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/Basic/CharInfo.h"

@@ -1,6 +1,6 @@
 #include "match/NameUseTranslator.h"
 
-#include "lexical/EntryTranslation.h"
+#include "translate/EntryTranslation.h"
 
 #include "clang/AST/DeclCXX.h"
 

@@ -1,6 +1,6 @@
 #include "match/PreprocessorTranslator.h"
 
-#include "lexical/EntryTranslation.h"
+#include "translate/EntryTranslation.h"
 
 #include "clang/Lex/MacroInfo.h"
 

@@ -1,6 +1,6 @@
 #include "match/RegisterKeywordTranslator.h"
 
-#include "lexical/EntryTranslation.h"
+#include "translate/EntryTranslation.h"
 
 namespace cu2dcu {
 

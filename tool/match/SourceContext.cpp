@@ -1,10 +1,10 @@
 #include "match/SourceContext.h"
 
-#include "lexical/EntryTranslation.h"
-#include "lexical/NamespaceTranslation.h"
+#include "translate/EntryTranslation.h"
+#include "translate/NamespaceTranslation.h"
 
 #include "clang/Lex/Lexer.h"
-#include "lexical/RawTokens.h"
+#include "translate/RawTokens.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -30,6 +30,14 @@ const SourceContext::FileInfo &SourceContext::info(clang::FileID File) const {
 bool SourceContext::isTranslated(clang::FileID File) const { return info(File).Translated; }
 const std::string &SourceContext::pathOf(clang::FileID File) const { return info(File).Path; }
 const std::string &SourceContext::textOf(clang::FileID File) const { return info(File).Text; }
+
+std::pair<unsigned, unsigned> SourceContext::lineColumnOf(clang::FileID File,
+                                                         unsigned Offset) const {
+  const FileInfo &Info = info(File);
+  if (!Info.Lines)
+    Files[File].Lines = std::make_shared<const LineIndex>(Info.Text);
+  return Info.Lines->lineColumn(Offset);
+}
 
 FileFindings &SourceContext::findingsFor(clang::FileID File) {
   return Result.at(pathOf(File));

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -54,6 +55,8 @@ public:
   bool isTranslated(clang::FileID File) const;
   const std::string &pathOf(clang::FileID File) const;
   const std::string &textOf(clang::FileID File) const;
+  /// 1-based line and column of Offset in a translated file.
+  std::pair<unsigned, unsigned> lineColumnOf(clang::FileID File, unsigned Offset) const;
   FileFindings &findingsFor(clang::FileID File);
   /// HIP headers included so far in File (for duplicate include removal).
   std::set<std::string> &includedHip(clang::FileID File) { return IncludedHip[File]; }
@@ -78,6 +81,7 @@ private:
     bool Translated = false;
     std::string Path;
     std::string Text;
+    std::shared_ptr<const LineIndex> Lines; // built on the first look-up
   };
   const FileInfo &info(clang::FileID File) const;
 

@@ -1,5 +1,6 @@
 #include "output/OutputWriter.h"
 
+#include "core/Backup.h"
 #include "core/FaultInjection.h"
 
 #include "llvm/ADT/StringSet.h"

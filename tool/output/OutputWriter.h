@@ -3,7 +3,7 @@
 // leaves a half-written file; permissions follow the input file.
 #pragma once
 
-#include "driver/Translator.h"
+#include "core/RunResult.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,5 @@
 #include "parse/CudaToolchain.h"
+#include "core/Paths.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -87,7 +88,7 @@ std::vector<std::string> cudaParseArgs(const CudaToolchain &Toolchain, const std
     Args.push_back("--cuda-path=" + Toolchain.CudaPath);
     // CUDA 13 moved CUB/Thrust/libcu++ here.
     Args.push_back("-isystem");
-    Args.push_back(Toolchain.CudaPath + "/include/cccl");
+    Args.push_back(joinPath(Toolchain.CudaPath, "include/cccl"));
   }
   Args.push_back("-I" + llvm::sys::path::parent_path(File).str());
   Args.insert(Args.end(), UserArgs.begin(), UserArgs.end());

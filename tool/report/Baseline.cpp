@@ -1,6 +1,7 @@
 #include "report/Baseline.h"
 
-#include "report/SourceText.h"
+#include "core/SourceText.h"
+#include "report/Reports.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -127,15 +128,11 @@ llvm::Error writeBaseline(const std::string &Path, const RunResult &Run,
                           {"version", BaselineVersion},
                           {"tool", "cu2dcu " + ToolVersion},
                           {"findings", std::move(Findings)}};
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
-  if (EC)
-    return llvm::createStringError(EC, "cannot write baseline '%s': %s", Path.c_str(),
-                                   EC.message().c_str());
-  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Root))) << "\n";
-  OS.close();
-  if (OS.has_error())
-    return llvm::createStringError(OS.error(), "cannot write baseline '%s'", Path.c_str());
+  llvm::json::Value Document(std::move(Root));
+  std::string Error;
+  auto Write = [&](llvm::raw_ostream &OS) { OS << llvm::formatv("{0:2}", Document) << "\n"; };
+  if (!writeReportFile(Path, Write, Error))
+    return llvm::createStringError(std::errc::io_error, "%s", Error.c_str());
   return llvm::Error::success();
 }
 

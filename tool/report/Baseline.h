@@ -9,7 +9,7 @@
 // earlier in the file change it.
 #pragma once
 
-#include "driver/Translator.h"
+#include "core/RunResult.h"
 
 #include "llvm/Support/Error.h"
 

@@ -6,7 +6,7 @@
 // as before/after, and the statistics.
 #include "report/CheckCatalog.h"
 #include "report/Reports.h"
-#include "report/SourceText.h"
+#include "core/SourceText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -24,28 +24,8 @@ constexpr unsigned ContextLines = 3; // shown above and below a finding
 
 std::string esc(llvm::StringRef S) {
   std::string Out;
-  Out.reserve(S.size());
-  for (char C : S) {
-    switch (C) {
-    case '&':
-      Out += "&amp;";
-      break;
-    case '<':
-      Out += "&lt;";
-      break;
-    case '>':
-      Out += "&gt;";
-      break;
-    case '"':
-      Out += "&quot;";
-      break;
-    case '\'':
-      Out += "&#39;";
-      break;
-    default:
-      Out += C;
-    }
-  }
+  llvm::raw_string_ostream OS(Out);
+  llvm::printHTMLEscaped(S, OS);
   return Out;
 }
 
@@ -101,28 +81,6 @@ size_t lineEndWithNewline(const std::string &Text, size_t Offset) {
   return End == std::string::npos ? Text.size() : End + 1;
 }
 
-/// Offset of the start of 1-based line N (clamped).
-size_t offsetOfLine(const std::string &Text, unsigned N) {
-  size_t Off = 0;
-  for (unsigned L = 1; L < N; ++L) {
-    size_t Next = Text.find('\n', Off);
-    if (Next == std::string::npos)
-      return Text.size();
-    Off = Next + 1;
-  }
-  return Off;
-}
-
-/// The end of the token at Offset, as the finding's highlight.
-size_t tokenEnd(const std::string &Text, size_t Offset) {
-  size_t End = Offset;
-  while (End < Text.size() && (llvm::isAlnum(Text[End]) || Text[End] == '_'))
-    ++End;
-  if (End == Offset && End < Text.size() && Text[End] != '\n')
-    ++End;
-  return End;
-}
-
 struct Window {
   std::string Text;
   std::vector<bool> Marked;
@@ -130,20 +88,20 @@ struct Window {
 };
 
 /// Original lines [Begin, End) with [MarkBegin, MarkEnd) marked.
-Window originalWindow(const std::string &Text, size_t Begin, size_t End, size_t MarkBegin,
-                      size_t MarkEnd) {
+Window originalWindow(const std::string &Text, const LineIndex &Lines, size_t Begin, size_t End,
+                      size_t MarkBegin, size_t MarkEnd) {
   Window W;
   W.Text = Text.substr(Begin, End - Begin);
   W.Marked.assign(W.Text.size() + 1, false);
   for (size_t I = MarkBegin; I < MarkEnd && I >= Begin && I - Begin < W.Marked.size(); ++I)
     W.Marked[I - Begin] = true;
-  W.FirstLine = lineColumnOf(Text, Begin).first;
+  W.FirstLine = Lines.lineColumn(Begin).first;
   return W;
 }
 
 /// Original lines [Begin, End) after Edits (sorted, non-overlapping, fully
 /// inside), with the inserted text marked; FirstLine counts in Translated.
-Window editedWindow(const std::string &Original, const std::string &Translated,
+Window editedWindow(const std::string &Original, const LineIndex &TranslatedLines,
                     const std::vector<Edit> &AllEdits, size_t Begin, size_t End) {
   Window W;
   long Delta = 0;
@@ -163,20 +121,8 @@ Window editedWindow(const std::string &Original, const std::string &Translated,
   }
   W.Text += Original.substr(Pos, End - Pos);
   W.Marked.resize(W.Text.size() + 1, false);
-  W.FirstLine = lineColumnOf(Translated, static_cast<unsigned>(Begin + Delta)).first;
+  W.FirstLine = TranslatedLines.lineColumn(static_cast<unsigned>(Begin + Delta)).first;
   return W;
-}
-
-const char *sevClass(Severity S) {
-  switch (S) {
-  case Severity::Error:
-    return "error";
-  case Severity::Warning:
-    return "warning";
-  case Severity::Note:
-    return "note";
-  }
-  return "note";
 }
 
 const char *Style = R"css(
@@ -481,6 +427,7 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
      << "<th style=\"width:260px\">Location</th><th>Message</th></tr></thead>\n";
   std::vector<size_t> Order = reviewOrder(Run.Diagnostics);
   size_t Wave64 = llvm::count_if(Run.Diagnostics, isWave64);
+  LineIndexes Lines;
   for (size_t Position = 0; Position < Order.size(); ++Position) {
     size_t I = Order[Position];
     const Diagnostic &D = Run.Diagnostics[I];
@@ -490,7 +437,7 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
                                : "Translation findings (" +
                                      std::to_string(Order.size() - Wave64) + ")")
          << "</th></tr></tbody>\n";
-    const char *Sev = sevClass(D.Level);
+    const char *Sev = severityName(D.Level);
     std::string Baseline = !States.HasBaseline ? "" : States.Baselined[I] ? "unchanged" : "new";
     std::string Location = D.File;
     if (D.Line)
@@ -524,16 +471,18 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
       const FileReport &F = *It->second;
       const std::string &Text = F.Original;
       unsigned FromLine = D.Line > ContextLines ? D.Line - ContextLines : 1;
-      size_t Begin = offsetOfLine(Text, FromLine);
-      size_t End = lineEndWithNewline(Text, offsetOfLine(Text, D.Line + ContextLines));
+      const LineIndex &TextLines = Lines.of(Text);
+      size_t Begin = TextLines.lineStart(FromLine);
+      size_t End = lineEndWithNewline(Text, TextLines.lineStart(D.Line + ContextLines));
       // Widen to whole edits that cross the window, so the output is exact.
       for (const Edit &E : F.Applied)
         if (E.Offset < End && E.Offset + E.Length > Begin) {
           Begin = std::min<size_t>(Begin, lineStart(Text, E.Offset));
           End = std::max<size_t>(End, lineEndWithNewline(Text, E.Offset + E.Length));
         }
-      Window Before = originalWindow(Text, Begin, End, D.Offset, tokenEnd(Text, D.Offset));
-      Window After = editedWindow(Text, F.Translated, F.Applied, Begin, End);
+      Window Before =
+          originalWindow(Text, TextLines, Begin, End, D.Offset, tokenEnd(Text, D.Offset));
+      Window After = editedWindow(Text, Lines.of(F.Translated), F.Applied, Begin, End);
       OS << "<div class=\"panes\"><div class=\"pane\"><div class=\"pane-title\">CUDA source, "
          << esc(D.File) << "</div><pre class=\"code src\">"
          << renderLines(Before.Text, Before.FirstLine, Before.Marked, "mark", D.Line)
@@ -545,11 +494,12 @@ void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS) {
       for (const FixIt &Fix : D.Fixes) {
         size_t FB = lineStart(Text, Fix.Offset);
         size_t FE = lineEndWithNewline(Text, Fix.Offset + Fix.Length);
-        Window FixBefore = originalWindow(Text, FB, FE, Fix.Offset, Fix.Offset + Fix.Length);
+        Window FixBefore =
+            originalWindow(Text, TextLines, FB, FE, Fix.Offset, Fix.Offset + Fix.Length);
         if (Fix.Length == 0 && Fix.Offset >= FB && Fix.Offset - FB < FixBefore.Marked.size())
           FixBefore.Marked[Fix.Offset - FB] = false;
         Edit AsEdit{Fix.Offset, Fix.Length, Fix.Replacement, "", ""};
-        Window FixAfter = editedWindow(Text, Text, {AsEdit}, FB, FE);
+        Window FixAfter = editedWindow(Text, TextLines, {AsEdit}, FB, FE);
         FixAfter.FirstLine = FixBefore.FirstLine;
         OS << "<div class=\"fix\"><p class=\"fix-title\">Fix: " << esc(Fix.Description)
            << (Fix.Applied ? " <span class=\"applied\">(applied)</span>"

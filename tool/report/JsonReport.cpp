@@ -1,5 +1,6 @@
 // --json: one document per run; its schema is docs/report.schema.json and
 // docs/reports.md explains it. Bump FormatVersion on incompatible changes.
+#include "core/SourceText.h"
 #include "report/CheckCatalog.h"
 #include "report/Reports.h"
 
@@ -84,6 +85,7 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
   }
 
   llvm::json::Array Diagnostics;
+  LineIndexes Lines;
   for (size_t I = 0; I < Run.Diagnostics.size(); ++I) {
     const Diagnostic &D = Run.Diagnostics[I];
     llvm::json::Array Fixes;
@@ -95,7 +97,7 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                             {"description", Fix.Description},
                             {"applied", Fix.Applied}};
       if (It != ByDisplay.end()) {
-        auto [Line, Column] = lineColumnOf(It->second->Original, Fix.Offset);
+        auto [Line, Column] = Lines.of(It->second->Original).lineColumn(Fix.Offset);
         FO["line"] = Line;
         FO["column"] = Column;
       }

@@ -1,7 +1,6 @@
 #include "report/Reports.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace cu2dcu {
 
@@ -46,34 +45,16 @@ GateResult evaluateGate(const RunResult &Run, const FindingStates &States, FailT
 
 bool writeReportFile(const std::string &Path, llvm::function_ref<void(llvm::raw_ostream &)> Write,
                      std::string &Error) {
-  if (Path == "-") {
-    Write(llvm::outs());
-    llvm::outs().flush();
-    return true;
-  }
-  // Write beside the target and rename, so a reader never sees half a report.
-  llvm::SmallString<256> Temp;
-  int FD;
-  llvm::SmallString<256> Model(Path);
-  Model += ".tmp-%%%%%%";
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
-    Error = "cannot write '" + Path + "': " + EC.message();
-    return false;
-  }
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+  // llvm::writeToOutput writes beside the target and renames, so a reader
+  // never sees half a report; "-" is stdout.
+  llvm::Error E = llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
     Write(OS);
-    OS.close();
-    if (OS.has_error()) {
-      Error = "cannot write '" + Path + "': " + OS.error().message();
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    Error = "cannot write '" + Path + "': " + EC.message();
-    llvm::sys::fs::remove(Temp);
+    return llvm::Error::success();
+  });
+  if (Path == "-")
+    llvm::outs().flush();
+  if (E) {
+    Error = "cannot write '" + Path + "': " + llvm::toString(std::move(E));
     return false;
   }
   return true;

@@ -3,7 +3,7 @@
 // format reads the same in-memory RunResult, RunStatistics and FindingStates.
 #pragma once
 
-#include "driver/Translator.h"
+#include "core/RunResult.h"
 #include "report/Baseline.h"
 #include "report/Statistics.h"
 

@@ -8,7 +8,7 @@
 // baselineState, all of which this report needs.
 #include "report/CheckCatalog.h"
 #include "report/Reports.h"
-#include "report/SourceText.h"
+#include "core/SourceText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -21,26 +21,13 @@ namespace cu2dcu {
 
 namespace {
 
-const char *levelOf(Severity S) {
-  switch (S) {
-  case Severity::Error:
-    return "error";
-  case Severity::Warning:
-    return "warning";
-  case Severity::Note:
-    return "note";
-  }
-  return "none";
-}
-
 llvm::json::Object message(const std::string &Text) { return llvm::json::Object{{"text", Text}}; }
 
 /// A region in code points, from a byte range of Text.
-llvm::json::Object regionOf(const std::string &Text, size_t Begin, size_t End) {
-  auto [StartLine, StartByteCol] = lineColumnOf(Text, Begin);
-  auto [EndLine, EndByteCol] = lineColumnOf(Text, End);
-  (void)StartByteCol;
-  (void)EndByteCol;
+llvm::json::Object regionOf(const std::string &Text, const LineIndex &Lines, size_t Begin,
+                            size_t End) {
+  unsigned StartLine = Lines.lineColumn(Begin).first;
+  unsigned EndLine = Lines.lineColumn(End).first;
   return llvm::json::Object{{"startLine", StartLine},
                             {"startColumn", codePointColumn(Text, Begin)},
                             {"endLine", EndLine},
@@ -119,6 +106,7 @@ llvm::json::Value buildSarifReport(const ReportContext &C) {
   };
 
   llvm::json::Array Results;
+  LineIndexes Lines;
   for (size_t I = 0; I < Run.Diagnostics.size(); ++I) {
     const Diagnostic &D = Run.Diagnostics[I];
     auto FileIt = ByDisplay.find(D.File);
@@ -126,14 +114,9 @@ llvm::json::Value buildSarifReport(const ReportContext &C) {
 
     llvm::json::Object Physical{{"artifactLocation", LocationOf(D.File)}};
     if (D.Line && Text) {
-      // The region is the token the finding points at: up to the next blank
-      // or punctuation, at least one character.
-      size_t End = D.Offset;
-      while (End < Text->size() && (llvm::isAlnum((*Text)[End]) || (*Text)[End] == '_'))
-        ++End;
-      if (End == D.Offset && End < Text->size() && (*Text)[End] != '\n')
-        ++End;
-      llvm::json::Object Region = regionOf(*Text, D.Offset, End);
+      // The region is the token the finding points at.
+      llvm::json::Object Region =
+          regionOf(*Text, Lines.of(*Text), D.Offset, tokenEnd(*Text, D.Offset));
       Region["snippet"] = message(lineAt(*Text, D.Offset));
       Physical["region"] = std::move(Region);
     } else if (D.Line) {
@@ -145,7 +128,8 @@ llvm::json::Value buildSarifReport(const ReportContext &C) {
       if (!Text)
         break;
       llvm::json::Object Replacement{
-          {"deletedRegion", regionOf(*Text, Fix.Offset, Fix.Offset + Fix.Length)},
+          {"deletedRegion",
+           regionOf(*Text, Lines.of(*Text), Fix.Offset, Fix.Offset + Fix.Length)},
           {"insertedContent", message(Fix.Replacement)}};
       Fixes.push_back(llvm::json::Object{
           {"description", message(Fix.Description + (Fix.Applied ? " (applied)" : ""))},
@@ -158,7 +142,7 @@ llvm::json::Value buildSarifReport(const ReportContext &C) {
     llvm::json::Object Result{
         {"ruleId", D.CheckId},
         {"ruleIndex", static_cast<int64_t>(RuleIndex[D.CheckId])},
-        {"level", levelOf(D.Level)},
+        {"level", severityName(D.Level)},
         {"message", message(D.Message)},
         {"locations", llvm::json::Array{llvm::json::Object{{"physicalLocation",
                                                             std::move(Physical)}}}},

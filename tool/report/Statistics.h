@@ -1,7 +1,7 @@
 // Numbers derived from one run, shared by the summary and every report format.
 #pragma once
 
-#include "driver/Translator.h"
+#include "core/RunResult.h"
 
 #include <map>
 #include <string>

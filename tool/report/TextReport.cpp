@@ -1,7 +1,7 @@
 #include "report/TextReport.h"
 
 #include "report/Baseline.h"
-#include "report/SourceText.h"
+#include "core/SourceText.h"
 
 #include "llvm/Support/Format.h"
 

@@ -2,7 +2,7 @@
 // source line and a caret) and the one-screen summary at the end of a run.
 #pragma once
 
-#include "driver/Translator.h"
+#include "core/RunResult.h"
 #include "report/Statistics.h"
 
 #include "llvm/Support/raw_ostream.h"

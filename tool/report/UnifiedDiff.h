@@ -1,7 +1,7 @@
 // --diff: a unified diff of every translated file, as `diff -u` prints it.
 #pragma once
 
-#include "driver/Translator.h"
+#include "core/RunResult.h"
 
 #include "llvm/Support/raw_ostream.h"
 

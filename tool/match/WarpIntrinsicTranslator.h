@@ -15,7 +15,7 @@
 // map entries (hip_since 6.2) raise for them are withdrawn.
 #pragma once
 
-#include "checks/WarpAnalysis.h"
+#include "match/WarpAnalysis.h"
 #include "match/SourceContext.h"
 
 #include "clang/AST/ASTContext.h"

@@ -3,6 +3,7 @@
 // call it, so the two modes agree by construction.
 #pragma once
 
+#include "core/CheckIds.h"
 #include "core/Options.h"
 #include "core/TranslationResult.h"
 #include "mapping/ApiMap.h"
@@ -12,20 +13,6 @@
 #include <string>
 
 namespace cu2dcu {
-
-/// Check ids of the translator's own findings.
-namespace check_ids {
-inline constexpr const char *Unsupported = "CU2DCU-UNSUPPORTED";
-inline constexpr const char *Unmapped = "CU2DCU-UNMAPPED";
-inline constexpr const char *HipVersion = "CU2DCU-HIP-VERSION";
-inline constexpr const char *Removed = "CU2DCU-REMOVED";
-inline constexpr const char *Launch = "CU2DCU-LAUNCH";
-inline constexpr const char *ParseFallback = "CU2DCU-PARSE-FALLBACK";
-inline constexpr const char *LaunchBounds = "CU2DCU-LAUNCH-BOUNDS";
-inline constexpr const char *ApiNote = "CU2DCU-API-NOTE";
-inline constexpr const char *Shim = "CU2DCU-SHIM";
-inline constexpr const char *HipDeclared = "CU2DCU-HIP-DECLARED";
-} // namespace check_ids
 
 /// Records the translation of one use of Entry spelled at [Offset, Offset+Length).
 void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,

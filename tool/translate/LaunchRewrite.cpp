@@ -1,4 +1,4 @@
-#include "lexical/LaunchRewrite.h"
+#include "translate/LaunchRewrite.h"
 
 namespace cu2dcu {
 

@@ -1,4 +1,4 @@
-#include "lexical/RawTokens.h"
+#include "translate/RawTokens.h"
 
 #include "clang/Lex/Lexer.h"
 

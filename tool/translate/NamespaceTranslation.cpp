@@ -1,7 +1,7 @@
-#include "lexical/NamespaceTranslation.h"
+#include "translate/NamespaceTranslation.h"
 
-#include "lexical/EntryTranslation.h"
-#include "lexical/RawTokens.h"
+#include "translate/EntryTranslation.h"
+#include "translate/RawTokens.h"
 
 namespace cu2dcu {
 

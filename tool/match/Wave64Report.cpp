@@ -1,6 +1,7 @@
-#include "checks/Wave64Check.h"
+#include "match/Wave64Report.h"
 
-#include "lexical/RawTokens.h"
+#include "core/SourceText.h"
+#include "translate/RawTokens.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -10,15 +11,6 @@
 namespace cu2dcu {
 
 namespace {
-
-std::pair<size_t, size_t> lineAround(const std::string &Text, size_t Offset) {
-  size_t Begin = Text.rfind('\n', Offset == 0 ? 0 : Offset - 1);
-  Begin = (Begin == std::string::npos || Offset == 0) ? 0 : Begin + 1;
-  if (Offset > 0 && Offset <= Text.size() && Text[Offset - 1] == '\n')
-    Begin = Offset;
-  size_t End = Text.find('\n', Offset);
-  return {Begin, End == std::string::npos ? Text.size() : End};
-}
 
 bool lineSuppresses(const std::string &Line, const std::string &CheckId) {
   size_t At = Line.find("cu2dcu:");
@@ -85,12 +77,12 @@ Wave64Fix rangeFix(const clang::SourceManager &SM, clang::SourceLocation Begin,
 }
 
 bool isSuppressed(const std::string &Text, unsigned Offset, const std::string &CheckId) {
-  auto [Begin, End] = lineAround(Text, Offset);
+  auto [Begin, End] = lineBounds(Text, Offset);
   if (lineSuppresses(Text.substr(Begin, End - Begin), CheckId))
     return true;
   if (Begin == 0)
     return false;
-  auto [PrevBegin, PrevEnd] = lineAround(Text, Begin - 1);
+  auto [PrevBegin, PrevEnd] = lineBounds(Text, Begin - 1);
   return lineSuppresses(Text.substr(PrevBegin, PrevEnd - PrevBegin), CheckId);
 }
 
@@ -106,7 +98,7 @@ static std::optional<RelatedLocation> definitionAt(SourceContext &Context,
   RelatedLocation R;
   R.File = Context.pathOf(File);
   R.Offset = Offset;
-  std::tie(R.Line, R.Column) = lineColumnOf(Context.textOf(File), Offset);
+  std::tie(R.Line, R.Column) = Context.lineColumnOf(File, Offset);
   return R;
 }
 

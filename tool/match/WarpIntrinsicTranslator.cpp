@@ -1,8 +1,8 @@
-#include "checks/WarpIntrinsicTranslator.h"
+#include "match/WarpIntrinsicTranslator.h"
 
-#include "checks/Wave64Check.h"
-#include "lexical/EntryTranslation.h"
-#include "lexical/RawTokens.h"
+#include "match/Wave64Report.h"
+#include "translate/EntryTranslation.h"
+#include "translate/RawTokens.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"

@@ -1,4 +1,4 @@
-#include "checks/WarpAnalysis.h"
+#include "match/WarpAnalysis.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"

@@ -1,6 +1,6 @@
-#include "lexical/EntryTranslation.h"
+#include "translate/EntryTranslation.h"
 
-#include "lexical/RawTokens.h"
+#include "translate/RawTokens.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -14,7 +14,7 @@ void addFinding(FileFindings &Out, const std::string &Text, const std::string &P
   D.Level = Level;
   D.File = Path;
   D.Offset = Offset;
-  std::tie(D.Line, D.Column) = lineColumnOf(Text, Offset);
+  std::tie(D.Line, D.Column) = Out.lineColumnOf(Text, Offset);
   D.Message = std::move(Message);
   Out.Diagnostics.push_back(std::move(D));
 }

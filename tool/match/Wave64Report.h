@@ -1,0 +1,53 @@
+// How a wavefront-64 finding is reported, by the checks (checks/) and the
+// warp-intrinsic translator alike. reportWave64() is the one place that
+//  - honours in-source suppressions (`// cu2dcu: ignore W64-ID` on the line
+//    of the finding or the line above),
+//  - turns the check's fixes into FixIts, and applies the safe ones as
+//    "wave64" edits when --fix-wave64 is given.
+#pragma once
+
+#include "core/Diagnostic.h"
+#include "match/SourceContext.h"
+
+#include <string>
+#include <vector>
+
+namespace cu2dcu {
+
+/// A change a check proposes: replace the spelled text [Begin, Begin+Length)
+/// with Replacement. Begin is any location whose spelling lies in a
+/// translated file (see SourceContext::resolve for what counts).
+struct Wave64Fix {
+  clang::SourceLocation Begin; // spelling location of the first character
+  unsigned Length = 0;
+  std::string Replacement;
+  std::string Description;
+  /// Safe fixes are applied with --fix-wave64; the others are only suggested.
+  bool Safe = false;
+};
+
+/// A fix replacing the token spelled at Loc.
+Wave64Fix tokenFix(const clang::SourceManager &SM, clang::SourceLocation Loc,
+                   std::string Replacement, std::string Description, bool Safe);
+/// A fix replacing the spelled text from the token at Begin through the token
+/// at Last; an invalid fix (Begin invalid) when they are not written in one
+/// buffer in that order.
+Wave64Fix rangeFix(const clang::SourceManager &SM, clang::SourceLocation Begin,
+                   clang::SourceLocation Last, std::string Replacement, std::string Description,
+                   bool Safe);
+
+/// Whether the text of a file suppresses CheckId at Offset: a comment
+/// `cu2dcu: ignore ID[, ID...]` on the same line or on the line above. An id
+/// may be written as `W64-*` to ignore every wave64 check.
+bool isSuppressed(const std::string &Text, unsigned Offset, const std::string &CheckId);
+
+/// Reports one wave64 finding (see the file comment). DefinedAt, for a
+/// finding at a use of a named warp constant, is where the constant's value is
+/// written: the finding records it (Diagnostic::Definition) when that is in a
+/// translated file. Returns false when the finding was suppressed or lies
+/// outside the translated files.
+bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
+                  Severity Level, std::string Message, std::vector<Wave64Fix> Fixes = {},
+                  clang::SourceLocation DefinedAt = {});
+
+} // namespace cu2dcu
