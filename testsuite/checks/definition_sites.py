@@ -6,12 +6,16 @@
 In CASE, a line marked `// def: NAME` defines a warp constant and a line marked
 `// use: NAME` uses it. The JSON report must have one W64 finding on each
 definition line whose related locations are exactly the NAME uses (each with
-the id of the check that found it), no W64 finding on a use line, and the
-SARIF result at the definition must list the same lines as relatedLocations.
+the id of the check that found it), no W64 finding on a use line, the
+SARIF result at the definition must list the same lines as relatedLocations,
+and the text report (stderr) must list them under the definition's finding as
+"  use: FILE:LINE:COL: [ID] message".
 """
 import argparse, collections, json, os, re, subprocess, sys, tempfile
 
 MARK = re.compile(r"//\s*(def|use):\s*(\w+)")
+TEXT_FINDING = re.compile(r"^\S.*?:(\d+):\d+: (?:error|warning|note): .*\[(W64-[\w-]+)\]$")
+TEXT_USE = re.compile(r"^  use: .*?:(\d+):\d+: \[W64-[\w-]+\] \S")
 
 
 def markers(case):
@@ -34,6 +38,28 @@ def run(tool, case, tmp):
         raise SystemExit("cu2dcu failed (%d): %s" % (p.returncode, p.stderr))
     with open(js, encoding="utf-8") as f, open(sarif, encoding="utf-8") as g:
         return json.load(f)["diagnostics"], json.load(g)["runs"][0]["results"]
+
+
+def text_report(tool, case):
+    """The W64 findings of the text report: {line: set of use lines listed under it}."""
+    p = subprocess.run([tool, case, "--dry-run", "--fail-on=never"], capture_output=True,
+                       text=True)
+    found, current = collections.defaultdict(set), None
+    for text in p.stderr.splitlines():
+        finding, use = TEXT_FINDING.match(text), TEXT_USE.match(text)
+        if finding:
+            current = int(finding.group(1))
+            found[current]
+        elif use and current is not None:
+            found[current].add(int(use.group(1)))
+    return found
+
+
+def check_text(found, defs, uses, failures):
+    for name, line in sorted(defs.items()):
+        if found.get(line, set()) != uses[name]:
+            failures.append("text report %s: uses %s listed under line %d, want %s" % (
+                name, sorted(found.get(line, set())), line, sorted(uses[name])))
 
 
 def check_json(diagnostics, defs, uses, failures):
@@ -77,6 +103,7 @@ def main():
         diagnostics, results = run(a.tool, a.case, tmp)
     check_json(diagnostics, defs, uses, failures)
     check_sarif(results, defs, uses, failures)
+    check_text(text_report(a.tool, a.case), defs, uses, failures)
     for f in failures:
         print("FAIL:", f)
     if not failures:

@@ -17,12 +17,6 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-const VarDecl *varOf(const Expr *E) {
-  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
-    return dyn_cast<VarDecl>(Ref->getDecl());
-  return nullptr;
-}
-
 bool mentions(const Stmt *S, const VarDecl *V) {
   if (!S)
     return false;
@@ -43,13 +37,6 @@ void shufflesIn(const Stmt *S, std::vector<WarpCall> &Out) {
       Out.push_back(*W);
   for (const Stmt *Child : S->children())
     shufflesIn(Child, Out);
-}
-
-std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
-  Expr::EvalResult R;
-  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
 }
 
 /// +1 when Inc doubles V (o *= 2, o <<= 1, o = o * 2, o += o), -1 when it
@@ -304,8 +291,10 @@ private:
         !checkedFunction(E, Ctx))
       return;
     int Index = W->widthArg();
-    if (Index < 0 || size_t(Index) >= W->Args.size())
+    if (Index < 0)
       return;
+    if (size_t(Index) >= W->Args.size())
+      return onDefaultWidthInGroups(*W, Ctx);
     const Expr *Width = W->Args[Index];
     auto C = analysis().warpConstant(Width, Ctx, {32});
     if (!C)
@@ -321,6 +310,20 @@ private:
                " splits the 64-lane wavefront into two independent 32-lane halves; use "
                "warpSize unless 32-lane groups are intended",
            std::move(Fixes), C->DefinitionLoc);
+  }
+
+  /// In 32-lane groups (see WarpAnalysis::explicitLaneGroups) a shuffle of the
+  /// default width spans the 64-lane wavefront: lanes 32-63 would read lanes of
+  /// the first group. An xor below 32 stays in its group at any width.
+  void onDefaultWidthInGroups(const WarpCall &W, ASTContext &Ctx) {
+    if (W.Fn == WarpFn::ShflXorSync || W.Fn == WarpFn::ShflXor ||
+        !analysis().explicitLaneGroups(Ctx))
+      return;
+    report(W.NameLoc, Severity::Warning,
+           "'" + W.Name + "' reads lanes of a 32-lane group (the code broadcasts from a fixed "
+           "lane inside one, so it works in 32-lane groups) but has the default width, 64 "
+           "on a 64-lane wavefront: lanes 32-63 would read lanes 0-31; pass width 32",
+           {});
   }
 };
 

@@ -384,12 +384,6 @@ public:
     return true;
   }
 
-  static const VarDecl *varOf(const Expr *E) {
-    if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
-      return dyn_cast<VarDecl>(Ref->getDecl());
-    return nullptr;
-  }
-
 private:
   FunctionFlow &Flow;
 };
@@ -714,17 +708,137 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
   return std::nullopt;
 }
 
-static bool groupLocal(const WarpCall &W, ASTContext &Ctx) {
-  if (W.Fn == WarpFn::SyncWarp)
-    return true;
-  int Width = W.widthArg();
-  if (Width < 0 || size_t(Width) >= W.Args.size() || W.Args[Width]->isValueDependent())
-    return false;
+std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
   Expr::EvalResult R;
-  if (!W.Args[Width]->EvaluateAsInt(R, Ctx))
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+const VarDecl *varOf(const Expr *E) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// +1 when the increment of a loop over V counts up (++, +=, *=, <<=), -1 when
+/// it counts down (--, -=, /=, >>=), 0 otherwise.
+static int stepDirection(const Expr *Inc, const VarDecl *V, ASTContext &Ctx) {
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    return varOf(U->getSubExpr()) != V ? 0 : U->isIncrementOp() ? 1 : -1;
+  const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+  auto Step = C ? constantOf(C->getRHS(), Ctx) : std::nullopt;
+  if (!C || varOf(C->getLHS()) != V || !Step || *Step <= 0)
+    return 0;
+  switch (C->getOpcode()) {
+  case BO_AddAssign:
+  case BO_ShlAssign:
+    return 1;
+  case BO_MulAssign:
+    return *Step > 1 ? 1 : 0;
+  case BO_SubAssign:
+  case BO_ShrAssign:
+    return -1;
+  case BO_DivAssign:
+    return *Step > 1 ? -1 : 0;
+  default:
+    return 0;
+  }
+}
+
+/// The counter of `for (int o = 16; o > 0; o /= 2)` or `for (int i = 1; i < 32;
+/// i *= 2)` when every value it takes lies in [0, 32): a lane offset that stays
+/// inside a 32-lane group's numbering.
+static const VarDecl *laneBoundedCounter(const ForStmt *Loop, ASTContext &Ctx) {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  const auto *V = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+  if (!V || !Cond || varOf(Cond->getLHS()) != V)
+    return nullptr;
+  auto First = constantOf(V->getInit(), Ctx);
+  auto Bound = constantOf(Cond->getRHS(), Ctx);
+  int Direction = stepDirection(Loop->getInc(), V, Ctx);
+  if (!First || !Bound || *First < 0 || *First >= 32)
+    return nullptr;
+  BinaryOperatorKind Op = Cond->getOpcode();
+  bool UpBelow32 = Direction > 0 && ((Op == BO_LT && *Bound <= 32) || (Op == BO_LE && *Bound < 32));
+  bool DownToZero = Direction < 0 && ((Op == BO_GT && *Bound >= -1) || (Op == BO_GE && *Bound >= 0));
+  return UpBelow32 || DownToZero ? V : nullptr;
+}
+
+/// A parameter of a function template that is never instantiated: its code is
+/// never generated, so no call constrains (or needs) its values.
+static bool parameterOfUnusedTemplate(const VarDecl *V) {
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(V);
+  const auto *F = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
+  const FunctionTemplateDecl *T = F ? F->getDescribedFunctionTemplate() : nullptr;
+  return T && T->specializations().empty();
+}
+
+static bool laneBounded(const Expr *E, ASTContext &Ctx,
+                        const llvm::DenseSet<const VarDecl *> &BoundedCounters) {
+  if (auto V = constantOf(E, Ctx))
+    return *V >= 0 && *V < 32;
+  const VarDecl *Counter = varOf(E);
+  return Counter && (BoundedCounters.contains(Counter) || parameterOfUnusedTemplate(Counter));
+}
+
+/// Parameters that every call in the translation unit passes a value in [0, 32)
+/// (a constant or a bounded loop counter): `exch(k, v, int mask)` called with
+/// 0x1 ... 0x10. A template's pattern parameter counts with its instances.
+static llvm::DenseSet<const VarDecl *>
+laneBoundedParameters(ASTContext &Ctx, const llvm::DenseSet<const VarDecl *> &BoundedCounters) {
+  using namespace clang::ast_matchers;
+  llvm::DenseSet<const VarDecl *> Passed, Unbounded;
+  for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
+    const auto *Call = Node.getNodeAs<CallExpr>("call");
+    const FunctionDecl *F = Call->getDirectCallee();
+    if (!F || isa<CXXOperatorCallExpr>(Call))
+      continue;
+    const FunctionDecl *Pattern = F->getTemplateInstantiationPattern();
+    for (unsigned I = 0; I < Call->getNumArgs() && I < F->getNumParams(); ++I) {
+      auto &Into = laneBounded(Call->getArg(I), Ctx, BoundedCounters) ? Passed : Unbounded;
+      Into.insert(F->getParamDecl(I));
+      if (Pattern && I < Pattern->getNumParams())
+        Into.insert(Pattern->getParamDecl(I));
+    }
+  }
+  llvm::DenseSet<const VarDecl *> Bounded;
+  for (const VarDecl *P : Passed)
+    if (!Unbounded.contains(P))
+      Bounded.insert(P);
+  return Bounded;
+}
+
+/// How a warp call addresses lanes. Explicit: a shuffle with a constant width
+/// of at most 32 (or __syncwarp, which addresses none). InGroup: a shuffle of
+/// the default width whose lane / offset is a constant, loop counter or
+/// parameter in [0, 32). WholeWarp: anything else, and every ballot, vote,
+/// activemask, match or reduce.
+enum class LaneAddressing { Explicit, InGroup, WholeWarp };
+
+static LaneAddressing laneAddressing(const WarpCall &W, ASTContext &Ctx,
+                                     const llvm::DenseSet<const VarDecl *> &BoundedCounters) {
+  if (W.Fn == WarpFn::SyncWarp)
+    return LaneAddressing::Explicit;
+  int Width = W.widthArg(), Lane = W.offsetArg();
+  if (Width < 0)
+    return LaneAddressing::WholeWarp;
+  if (size_t(Width) < W.Args.size()) {
+    auto V = constantOf(W.Args[Width], Ctx);
+    return V && *V > 0 && *V <= 32 ? LaneAddressing::Explicit : LaneAddressing::WholeWarp;
+  }
+  if (size_t(Lane) < W.Args.size() && laneBounded(W.Args[Lane], Ctx, BoundedCounters))
+    return LaneAddressing::InGroup;
+  return LaneAddressing::WholeWarp;
+}
+
+/// A broadcast from a fixed lane inside a 32-lane group other than its leader
+/// (`__shfl_sync(m, v, 16)`): a position that does not scale with warpSize.
+static bool readsFixedGroupLane(const WarpCall &W, ASTContext &Ctx) {
+  if (W.Fn != WarpFn::ShflSync && W.Fn != WarpFn::Shfl)
     return false;
-  int64_t V = R.Val.getInt().getExtValue();
-  return V > 0 && V <= 32;
+  auto Lane = constantOf(W.Args.size() > size_t(W.offsetArg()) ? W.Args[W.offsetArg()] : nullptr, Ctx);
+  return Lane && *Lane > 0 && *Lane < 32;
 }
 
 bool WarpAnalysis::explicitLaneGroups(ASTContext &Ctx) {
@@ -732,16 +846,26 @@ bool WarpAnalysis::explicitLaneGroups(ASTContext &Ctx) {
     return *ExplicitLaneGroups;
   using namespace clang::ast_matchers;
   const SourceManager &SM = Ctx.getSourceManager();
-  bool Shuffles = false, AllLocal = true;
+  llvm::DenseSet<const VarDecl *> BoundedCounters;
+  for (const BoundNodes &Node : match(forStmt().bind("loop"), Ctx))
+    if (const VarDecl *V = laneBoundedCounter(Node.getNodeAs<ForStmt>("loop"), Ctx))
+      BoundedCounters.insert(V);
+  BoundedCounters.insert_range(laneBoundedParameters(Ctx, BoundedCounters));
+  bool Shuffles = false, WholeWarp = false, InGroup = false, FixedLane = false;
   for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
     const auto *Call = Node.getNodeAs<CallExpr>("call");
     auto W = asWarpCall(Call);
     if (!W || SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
       continue;
     Shuffles |= W->isShuffle();
-    AllLocal &= groupLocal(*W, Ctx);
+    LaneAddressing A = laneAddressing(*W, Ctx, BoundedCounters);
+    WholeWarp |= A == LaneAddressing::WholeWarp;
+    InGroup |= A == LaneAddressing::InGroup;
+    FixedLane |= readsFixedGroupLane(*W, Ctx);
   }
-  ExplicitLaneGroups = Shuffles && AllLocal;
+  // Default-width shuffles within a group are 32-lane code only where a fixed
+  // lane shows it: a reduction from offset 16 also scales to warpSize.
+  ExplicitLaneGroups = Shuffles && !WholeWarp && (!InGroup || FixedLane);
   return *ExplicitLaneGroups;
 }
 

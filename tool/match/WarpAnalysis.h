@@ -148,6 +148,10 @@ const clang::Stmt *parentSkippingParens(const clang::Expr *E, clang::ASTContext 
 bool isDeviceFunction(const clang::FunctionDecl *F);
 /// Source text of a token range, as spelled.
 std::string spelledText(clang::SourceRange Range, const clang::SourceManager &SM);
+/// E's integer value when it is a constant expression.
+std::optional<int64_t> constantOf(const clang::Expr *E, clang::ASTContext &Ctx);
+/// The variable E names (parentheses and casts ignored), or null.
+const clang::VarDecl *varOf(const clang::Expr *E);
 
 class WarpAnalysis {
 public:
@@ -167,10 +171,12 @@ public:
   MaskInfo classifyMask(const WarpCall &Call, const FunctionFlow &Flow,
                         clang::ASTContext &Ctx) const;
   /// Whether the translation unit works in explicit 32-lane groups: its code
-  /// (outside system headers) shuffles, every shuffle passes a constant width
-  /// of at most 32, and nothing reads the whole warp (ballot, vote,
-  /// activemask, match, reduce). Lane and warp math by 32 then numbers the
-  /// same groups the shuffles exchange in, on a 64-lane wavefront too, and
+  /// (outside system headers) shuffles, nothing reads the whole warp (ballot,
+  /// vote, activemask, match, reduce), and every shuffle passes a constant
+  /// width of at most 32, or some shuffle broadcasts from a fixed lane in 1-31
+  /// and every shuffle without a width reads a lane / offset in [0, 32). Lane
+  /// and warp math by 32 then numbers the same groups the shuffles exchange
+  /// in, on a 64-lane wavefront too (once the widths are pinned to 32), and
   /// turning it into warpSize would break the code (computed once).
   bool explicitLaneGroups(clang::ASTContext &Ctx);
 

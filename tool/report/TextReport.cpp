@@ -31,6 +31,18 @@ std::string caretPadding(const std::string &Line, unsigned Column) {
   return Pad;
 }
 
+/// The uses folded into a definition site, or the definition of a use, as the
+/// JSON, SARIF and HTML reports list them.
+void printRelated(const Diagnostic &D, llvm::raw_ostream &OS) {
+  for (const RelatedLocation &R : D.Related) {
+    OS << "  " << (R.CheckId.empty() ? "definition" : "use") << ": " << R.File << ":" << R.Line
+       << ":" << R.Column << ": ";
+    if (!R.CheckId.empty())
+      OS << "[" << R.CheckId << "] ";
+    OS << R.Message << "\n";
+  }
+}
+
 } // namespace
 
 void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS, const std::vector<bool> *Hide,
@@ -61,6 +73,7 @@ void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS, const std::ve
     }
     for (const FixIt &Fix : D.Fixes)
       OS << "  fix" << (Fix.Applied ? " (applied)" : "") << ": " << Fix.Description << "\n";
+    printRelated(D, OS);
   }
 }
 
