@@ -73,6 +73,9 @@ USER_DEFINITION = re.compile(
 # The names of a declaration list, `Real ajj, all, ajl;`: locals named like a
 # CUDA-internal helper (all, umin) are the program's own.
 DECLARATOR_LIST = re.compile(r"\b\w+[ \t*&]+((?:\**\w+[ \t]*,[ \t]*)+\**\w+)[ \t]*;")
+# A function the program defines (a type, the name, its parameters, a body),
+# whatever its return type: `INLINE __hip_bfloat162 __floats2bfloat162_rn(...) {`.
+FUNCTION_DEFINITION = re.compile(r"[\w*&>][ \t]+[*&]*(\w+)[ \t]*\([^;{}]*\)[ \t\n]*(?:const[ \t\n]*)?\{")
 # Comments, string and character literals; #include paths are kept.
 LITERAL_OR_COMMENT = re.compile(
     r'(?P<include>^[ \t]*#[ \t]*include[ \t]*[<"][^>"\n]*[>"])'
@@ -354,6 +357,7 @@ def residual_counts(records, out_dir, cuda_names, reported):
     user = {a or b for t in texts.values() for a, b in USER_DEFINITION.findall(t)}
     user |= {name.strip(" \t*") for t in texts.values() for names in DECLARATOR_LIST.findall(t)
              for name in names.split(",")}
+    user |= {name for t in texts.values() for name in FUNCTION_DEFINITION.findall(t)}
     counts = {}
     for path, text in texts.items():
         used = names_in(INCLUDE_PATH.sub("", text)) + INCLUDE_PATH.findall(text)

@@ -48,6 +48,13 @@ class ResidualCount(unittest.TestCase):
                 'int cudaStat = 0; const char *s = "cudaMalloc"; cudaMalloc(0, 1);\n')
         self.assertEqual(self.count(code, reported={"cudaMalloc"}), {})
 
+    def test_functions_the_program_defines_are_its_own(self):
+        code = ('INLINE __hip_bfloat162 cudaMalloc(const float a,\n    const float b) {\n'
+                '  return g(a, b);\n}\nvoid f() { if (cudaMalloc(1, 2)) {} }\n')
+        self.assertEqual(self.count(code), {})
+        self.assertEqual(self.count('void f() {\n  if (x) { cudaMalloc(1, 2); }\n}\n'),
+                         {"cudaMalloc": 1})
+
     def test_names_of_a_declaration_list_are_the_programs_own(self):
         code = 'void f() { Real ajj, cudaMalloc, *cudaFuncCache; int i,j; cudaMalloc = 1; }\n'
         self.assertEqual(self.count(code), {})

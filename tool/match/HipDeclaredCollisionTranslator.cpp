@@ -71,6 +71,16 @@ std::string vectorNameOf(const clang::FunctionDecl *Function) {
   return "VECTOR";
 }
 
+/// Whether the line before LineStart opens the guard this translator writes
+/// (the input is an earlier translation).
+bool guardedAlready(const std::string &Text, size_t LineStart) {
+  if (LineStart == 0)
+    return false;
+  auto [Begin, End] = lineBounds(Text, LineStart - 1);
+  return llvm::StringRef(Text).slice(Begin, End).trim().starts_with(
+      "#if !defined(__HIP_PLATFORM_AMD__)");
+}
+
 } // namespace
 
 const HipDeclaredFunction *
@@ -100,6 +110,8 @@ void HipDeclaredCollisionTranslator::handle(const clang::FunctionDecl *Function)
                         Entry->Header + ", HIP " + Entry->Since.str() +
                         "); this definition would collide with it there";
   FileFindings &Findings = Context.findingsFor(Range->File);
+  if (Lines && guardedAlready(Text, Lines->Begin))
+    return;
   if (!Lines) {
     addFinding(Findings, Text, Context.pathOf(Range->File), Range->Begin,
                check_ids::HipDeclared, Severity::Error,
