@@ -137,11 +137,26 @@ void holdContainerBraces(const SourceContext::FileRange &Range, const std::strin
 /// (inside namespaces and linkage specifications, whose own braces count).
 using CoveredRanges = std::map<clang::FileID, std::vector<ByteRange>>;
 
+/// Sorted, with overlapping ranges merged: each byte is filled in once.
+std::vector<ByteRange> merged(std::vector<ByteRange> Ranges) {
+  llvm::sort(Ranges, [](const ByteRange &A, const ByteRange &B) { return A.Begin < B.Begin; });
+  std::vector<ByteRange> Out;
+  for (const ByteRange &R : Ranges)
+    if (!Out.empty() && R.Begin <= Out.back().End)
+      Out.back().End = std::max(Out.back().End, R.End);
+    else
+      Out.push_back(R);
+  return Out;
+}
+
 /// The runs of code in Text[Begin, End) that no covered range holds and no
 /// directive: what clang dropped while it recovered (statements outside a
 /// function, the members of a class it never declared). A run needs a word.
 std::vector<ByteRange> droppedRuns(const std::string &Text, unsigned Begin, unsigned End,
                                    const std::vector<ByteRange> &Covered) {
+  // Tokens come in order: one pass over the sorted covered ranges.
+  std::vector<ByteRange> Held = merged(Covered);
+  auto NextHeld = Held.begin();
   std::vector<ByteRange> Runs;
   bool InDirective = false, RunHasWord = false;
   std::optional<ByteRange> Run;
@@ -154,10 +169,9 @@ std::vector<ByteRange> droppedRuns(const std::string &Text, unsigned Begin, unsi
   for (const RawToken &T : lexRaw(Text, Begin, End)) {
     if (T.StartsLine)
       InDirective = T.Kind == clang::tok::hash;
-    bool Held = InDirective || llvm::any_of(Covered, [&](const ByteRange &R) {
-                  return T.Offset >= R.Begin && T.Offset < R.End;
-                });
-    if (Held) {
+    while (NextHeld != Held.end() && NextHeld->End <= T.Offset)
+      ++NextHeld;
+    if (InDirective || (NextHeld != Held.end() && NextHeld->Begin <= T.Offset)) {
       closeRun();
       continue;
     }
@@ -168,18 +182,6 @@ std::vector<ByteRange> droppedRuns(const std::string &Text, unsigned Begin, unsi
   }
   closeRun();
   return Runs;
-}
-
-/// Sorted, with overlapping ranges merged: each byte is filled in once.
-std::vector<ByteRange> merged(std::vector<ByteRange> Ranges) {
-  llvm::sort(Ranges, [](const ByteRange &A, const ByteRange &B) { return A.Begin < B.Begin; });
-  std::vector<ByteRange> Out;
-  for (const ByteRange &R : Ranges)
-    if (!Out.empty() && R.Begin <= Out.back().End)
-      Out.back().End = std::max(Out.back().End, R.End);
-    else
-      Out.push_back(R);
-  return Out;
 }
 
 /// Statements clang dropped inside function bodies while it recovered (a loop
