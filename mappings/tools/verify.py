@@ -45,7 +45,7 @@ MAPDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KINDS = {"function", "type", "enumerator", "macro", "header", "namespace", "variable"}
 STATUSES = {"supported", "unsupported", "removed"}
 ENTRY_KEYS = {"cuda", "hip", "kind", "status", "reason", "hip_since", "cuda_since",
-              "cuda_removed", "symbol_arg", "function_arg", "note", "hip_requires", "defined_only",
+              "cuda_removed", "symbol_arg", "function_arg", "note", "hip_requires", "hip_defines", "defined_only",
               "predefined", "shim", "hip_in_condition"}
 FILE_KEYS = {"family", "cuda_headers", "hip_headers", "entries"}
 VERSION = re.compile(r"^\d+\.\d+$")
@@ -117,6 +117,20 @@ def check_hip(e, where, hip_hdrs, sides, rep):
     if len(rep.errors) > errors:
         return "wrong"
     return "newer" if since and vkey(since) > vkey(sides[-1].version) else "verified"
+
+
+def check_hip_defines(e, where, sides, rep):
+    """A header entry's hip_defines must each be tested by the HIP header of
+    the newest set that has it (#ifdef M, #if defined(M), ...)."""
+    side = next((s for s in reversed(sides) if s.tree.has(e["hip"])), None)
+    if side is None:
+        return
+    text = open(os.path.join(side.tree.inc, e["hip"]), errors="replace").read()
+    for macro in e["hip_defines"]:
+        if not re.search(r"#\s*(ifn?def\s+%s\b|(el)?if\b.*\bdefined\s*\(?\s*%s\b)"
+                         % (macro, macro), text):
+            rep.error(where, "hip_defines: HIP %s's %s does not test %s"
+                      % (side.version, e["hip"], macro))
 
 
 class Report:
@@ -197,6 +211,10 @@ def check_schema(m, e, i, rep, seen):
         ok = False
     if "hip_requires" in e and (kind != "header" or not isinstance(e["hip_requires"], str)):
         rep.error(where, "'hip_requires' names a HIP header and is for header entries only")
+        ok = False
+    if "hip_defines" in e and (kind != "header" or not isinstance(e["hip_defines"], list) or
+                               not all(isinstance(m, str) for m in e["hip_defines"])):
+        rep.error(where, "'hip_defines' lists macro names and is for header entries only")
         ok = False
     if "shim" in e and not os.path.isfile(os.path.join(MAPDIR, "shims", "%s.yaml" % e["shim"])):
         rep.error(where, "no shim '%s' in mappings/shims/" % e["shim"])
@@ -289,6 +307,8 @@ def check_entries(maps, cuda, sides, rep):
             check_cuda(e, where, cuda, builtins, rep)
             if e.get("hip"):
                 st[check_hip(e, where, m.get("hip_headers") or [], sides, rep)] += 1
+            if e.get("hip_defines"):
+                check_hip_defines(e, where, sides, rep)
     return stats, entries_by_family
 
 

@@ -2,7 +2,7 @@
 import re
 
 KEY_ORDER = ["cuda", "hip", "kind", "status", "reason", "hip_since", "cuda_since",
-             "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "note"]
+             "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "hip_defines", "note"]
 KIND_ORDER = ["header", "namespace", "function", "type", "enumerator", "macro", "variable"]
 KIND_TITLE = {"header": "headers", "namespace": "namespaces", "function": "functions",
               "type": "types", "enumerator": "enumerators", "macro": "macros",
@@ -11,6 +11,8 @@ _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def scalar(v):
+    if isinstance(v, list):
+        return "[" + ", ".join(scalar(x) for x in v) + "]"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):

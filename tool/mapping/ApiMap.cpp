@@ -28,7 +28,7 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
 
 const std::set<std::string> KnownEntryKeys = {
     "cuda", "hip", "kind", "status", "reason", "note", "hip_since",
-    "cuda_since", "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "defined_only", "predefined", "shim", "hip_in_condition"};
+    "cuda_since", "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "hip_defines", "defined_only", "predefined", "shim", "hip_in_condition"};
 
 } // namespace
 
@@ -296,10 +296,11 @@ private:
                              "HIP version it is translated from)");
       Ok = false;
     }
-    if (!E.HipRequires.empty() && E.Kind != EntryKind::Header) {
-      fail(N, "'" + E.Cuda + "': hip_requires is for header entries");
-      Ok = false;
-    }
+    for (const char *Key : {"hip_requires", "hip_defines"})
+      if (field(All, Key).IsDefined() && E.Kind != EntryKind::Header) {
+        fail(N, "'" + E.Cuda + "': " + Key + " is for header entries");
+        Ok = false;
+      }
     return Ok;
   }
 
@@ -314,6 +315,12 @@ private:
     }
     for (const char *Flag : {"defined_only", "predefined"})
       Ok &= readMacroFlag(field(All, Flag), Flag, N, E);
+    if (YAML::Node Defines = field(All, "hip_defines"); Defines.IsDefined()) {
+      if (!YAML::convert<std::vector<std::string>>::decode(Defines, E.HipDefines)) {
+        fail(N, "'" + E.Cuda + "': hip_defines must be a list of macro names");
+        Ok = false;
+      }
+    }
     for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg}}) {
       YAML::Node Arg = field(All, Key);
       unsigned Index = 0;
