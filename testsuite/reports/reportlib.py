@@ -31,6 +31,20 @@ def normalise_json_report(doc, tmp):
     return normalise_text(text, tmp) + "\n"
 
 
+def normalise_html(text, tmp):
+    """The page with its embedded data (the JSON report and the per-finding
+    views) normalised as the JSON report is, one key per line."""
+    begin = '<script type="application/json" id="report-data">'
+    head, rest = text.split(begin, 1)
+    data, tail = rest.split("</script>", 1)
+    doc = json.loads(data)
+    doc["report"]["tool"]["version"] = "<VERSION>"
+    doc["report"]["tool"]["llvmVersion"] = "<LLVM>"
+    doc["report"]["statistics"]["seconds"] = 0
+    data = json.dumps(doc, indent=1, sort_keys=True).replace("<", "\\u003c")
+    return normalise_text(head + begin + data + "</script>" + tail, tmp)
+
+
 def normalise_sarif(doc, tmp):
     driver = doc["runs"][0]["tool"]["driver"]
     driver["version"] = driver["semanticVersion"] = "<VERSION>"
