@@ -3,6 +3,7 @@ normalise what changes between machines and runs (paths, versions, times)."""
 import json, os, re, subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ASSETS = os.path.join(HERE, "..", "..", "tool", "report", "html")
 TREE_ARGS = ["tree", "--dry-run", "--mode=lexical", "--mappings", "maps", "--hip-version", "5.2",
              "--docs-url", "https://example.invalid/docs/"]
 
@@ -42,7 +43,12 @@ def normalise_html(text, tmp):
     doc["report"]["tool"]["llvmVersion"] = "<LLVM>"
     doc["report"]["statistics"]["seconds"] = 0
     data = json.dumps(doc, indent=1, sort_keys=True).replace("<", "\\u003c")
-    return normalise_text(head + begin + data + "</script>" + tail, tmp)
+    page = head + begin + data + "</script>" + tail
+    # The style and script embedded as written in tool/report/html/ stand as
+    # their placeholders (anything else stays, so that the comparison shows it).
+    for placeholder, name in (("@STYLE@", "report.css"), ("@SCRIPT@", "report.js")):
+        page = page.replace(read(os.path.join(ASSETS, name)), placeholder, 1)
+    return normalise_text(page, tmp)
 
 
 def normalise_sarif(doc, tmp):
