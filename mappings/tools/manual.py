@@ -166,11 +166,15 @@ RUNTIME = {
     "cudaStreamGetCaptureInfo": S("hipStreamGetCaptureInfo", note=(
         "CUDA 13 returns graph, dependencies and edge data too; HIP 5.2 takes only "
         "(stream, status, id): extra output arguments must be dropped by hand.")),
-    "cudaMemPrefetchAsync": S("hipMemPrefetchAsync", note=(
-        "CUDA 13 takes a cudaMemLocation and flags; HIP takes a device ordinal "
-        "(hipMemPrefetchAsync(ptr, count, device, stream)).")),
-    "cudaMemAdvise": S("hipMemAdvise", note=(
-        "CUDA 13 takes a cudaMemLocation; HIP takes a device ordinal.")),
+    "cudaMemPrefetchAsync": U(
+        "CUDA 13 takes a cudaMemLocation and flags; HIP up to 6.4 takes a device ordinal "
+        "(hipMemPrefetchAsync(ptr, count, device, stream)). The shim passes the location's "
+        "device on AMD and calls CUDA's own on NVIDIA.", shim="cu2dcu_hipMemPrefetchAsync"),
+    "cudaMemAdvise": U(
+        "CUDA 13 takes a cudaMemLocation; HIP up to 6.4 takes a device ordinal "
+        "(hipMemAdvise(ptr, count, advice, device)). The shim "
+        "passes the location's device on AMD and calls CUDA's own on NVIDIA.",
+        shim="cu2dcu_hipMemAdvise"),
     "cudaLaunchKernel": S("hipLaunchKernel", function_arg=0),
     "cudaFuncGetAttributes": S("hipFuncGetAttributes", function_arg=1),
     "cudaFuncSetAttribute": S("hipFuncSetAttribute", function_arg=0),
@@ -304,9 +308,10 @@ for _n in ["__cvta_generic_to_shared", "__cvta_generic_to_global", "__cvta_gener
     DEVICE[_n] = U("PTX address conversion intrinsic; no HIP equivalent.")
 for _n in ["__ldca", "__ldcg", "__ldcs", "__ldcv", "__ldlu", "__stcg", "__stcs", "__stwb",
            "__stwt"]:
-    DEVICE[_n] = U("PTX cache-hint load/store; no HIP equivalent (HIP declares __ldca, __ldcg "
-                   "and __ldcs for __half and __half2 only): use a plain load/store (or __ldg "
-                   "for read-only data).")
+    DEVICE[_n] = U("PTX cache-hint load/store; HIP declares __ldca, __ldcg and __ldcs for "
+                   "__half and __half2 only. The shim is CUDA's own on NVIDIA and a plain "
+                   "load/store on AMD (a volatile load for __ldcv): the value is the same, the "
+                   "cache hint is dropped.", shim="cu2dcu" + _n[1:])
 
 WAVE_NOTE = "HIP wavefronts are 64 lanes on gfx9/DCU"
 DEVICE.update({

@@ -7,7 +7,8 @@
     python3 mappings/tools/verify.py --maps FILE_OR_DIR ... # check other map files
     python3 mappings/tools/verify.py --json testsuite/results/hip-targets.json
 
-For every entry: the schema (docs/mapping-schema.md); the CUDA name is declared
+For every entry: the schema (mappings/schema/maps.schema.json, with
+mappings/tools/schema.py; described in docs/mapping-schema.md); the CUDA name is declared
 by the installed CUDA headers (or the entry is `status: removed` with
 `cuda_removed`; an nvcc built-in is looked up by nvcc); the HIP name against
 both HIP header sets, the installed HIP 5.2 (with hipSPARSE, hipRAND, rocRAND,
@@ -35,6 +36,7 @@ import hdrscan  # noqa: E402
 import families as F  # noqa: E402
 import targets  # noqa: E402
 import equivalents  # noqa: E402
+import schema  # noqa: E402
 
 try:
     import yaml
@@ -42,13 +44,11 @@ except ImportError:  # pragma: no cover
     sys.exit("verify.py needs PyYAML (Debian: python3-yaml)")
 
 MAPDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KINDS = {"function", "type", "enumerator", "macro", "header", "namespace", "variable"}
-STATUSES = {"supported", "unsupported", "removed"}
-ENTRY_KEYS = {"cuda", "hip", "kind", "status", "reason", "hip_since", "cuda_since",
-              "cuda_removed", "symbol_arg", "function_arg", "note", "hip_requires", "hip_defines", "defined_only",
-              "predefined", "shim", "hip_in_condition"}
-FILE_KEYS = {"family", "cuda_headers", "hip_headers", "entries"}
-VERSION = re.compile(r"^\d+\.\d+$")
+SCHEMA = schema.Validator(schema.load_schema())
+ENTRY_SCHEMA = {"$ref": "#/$defs/entry"}
+# The file's keys; its entries are checked one by one (check_schema).
+FILE_SCHEMA = dict(SCHEMA.root, properties=dict(SCHEMA.root["properties"],
+                                                entries={"type": "array"}))
 
 
 def vkey(v):
@@ -142,6 +142,8 @@ class Report:
 
 
 def load_maps(paths, rep):
+    """The map files, each checked against the schema (file level; entries in
+    check_schema) and its entries given their reason texts."""
     files = []
     for p in paths:
         if os.path.isdir(p):
@@ -159,96 +161,38 @@ def load_maps(paths, rep):
         if not isinstance(doc, dict):
             rep.error(f, "not a mapping")
             continue
-        for k in doc:
-            if k not in FILE_KEYS:
-                rep.error(f, "unknown top-level key '%s'" % k)
-        if "family" not in doc:
-            rep.error(f, "missing 'family'")
+        file_level = {k: v for k, v in doc.items() if k != "entries"}
+        file_level["entries"] = doc["entries"] if isinstance(doc.get("entries"), list) else None
+        for path, msg in SCHEMA.errors(file_level, FILE_SCHEMA):
+            rep.error(f, "%s%s" % ("'%s' " % path if path else "", msg))
+        for path, msg in schema.reason_id_errors(doc):
+            rep.error(f, "%s: %s" % (path, msg))
+        schema.resolve_reasons(doc)
         if not isinstance(doc.get("entries"), list):
-            rep.error(f, "missing or invalid 'entries' list")
             doc["entries"] = []
-        for k in ("cuda_headers", "hip_headers"):
-            if k in doc and not (isinstance(doc[k], list) and all(isinstance(x, str) for x in doc[k])):
-                rep.error(f, "'%s' must be a list of header paths" % k)
-                doc[k] = []
         doc["_file"] = f
         maps.append(doc)
     return maps
 
 
 def check_schema(m, e, i, rep, seen):
+    """The entry against the schema, then what it cannot say: a shim that
+    exists, cuda_since before cuda_removed, one entry per CUDA name."""
     where = "%s: entry %d" % (os.path.basename(m["_file"]), i + 1)
-    if not isinstance(e, dict):
-        rep.error(where, "entry is not a mapping")
-        return False
-    if "cuda" in e:
+    if isinstance(e, dict) and isinstance(e.get("cuda"), str):
         where = "%s: %s" % (os.path.basename(m["_file"]), e["cuda"])
-    ok = True
-    for k in e:
-        if k not in ENTRY_KEYS:
-            rep.error(where, "unknown key '%s'" % k)
-            ok = False
-    if not isinstance(e.get("cuda"), str) or not e.get("cuda"):
-        rep.error(where, "missing 'cuda'")
+    errors = SCHEMA.errors(e, ENTRY_SCHEMA)
+    for path, msg in errors:
+        rep.error(where, "%s%s" % ("'%s' " % path if path else "", msg))
+    if errors:
         return False
-    kind = e.get("kind")
-    if kind not in KINDS:
-        rep.error(where, "invalid or missing kind %r" % kind)
-        ok = False
-    status = e.get("status", "supported")
-    if status not in STATUSES:
-        rep.error(where, "invalid status %r" % status)
-        ok = False
-    hip = e.get("hip")
-    if hip is not None and not isinstance(hip, str):
-        rep.error(where, "'hip' must be a string")
-        ok = False
-    if status == "supported" and hip is None:
-        rep.error(where, "supported entry without 'hip'")
-        ok = False
-    if status == "supported" and hip == "" and kind != "header":
-        rep.error(where, "empty 'hip' is only allowed for headers")
-        ok = False
-    if "hip_requires" in e and (kind != "header" or not isinstance(e["hip_requires"], str)):
-        rep.error(where, "'hip_requires' names a HIP header and is for header entries only")
-        ok = False
-    if "hip_defines" in e and (kind != "header" or not isinstance(e["hip_defines"], list) or
-                               not all(isinstance(m, str) for m in e["hip_defines"])):
-        rep.error(where, "'hip_defines' lists macro names and is for header entries only")
-        ok = False
+    ok = True
     if "shim" in e and not os.path.isfile(os.path.join(MAPDIR, "shims", "%s.yaml" % e["shim"])):
         rep.error(where, "no shim '%s' in mappings/shims/" % e["shim"])
         ok = False
-    if status == "unsupported":
-        if not isinstance(e.get("reason"), str) or not e["reason"].strip():
-            rep.error(where, "unsupported entry without a 'reason'")
-            ok = False
-        if hip and "hip_since" not in e:
-            rep.error(where, "unsupported entry gives 'hip' without 'hip_since' (the HIP "
-                             "version from which it is translated)")
-            ok = False
-    if status == "removed" and "cuda_removed" not in e:
-        rep.error(where, "removed entry without 'cuda_removed'")
-        ok = False
-    for k in ("hip_since", "cuda_since", "cuda_removed"):
-        if k in e and not VERSION.match(str(e[k])):
-            rep.error(where, "'%s' must be MAJOR.MINOR, got %r" % (k, e[k]))
-            ok = False
-    if "cuda_since" in e and "cuda_removed" in e and VERSION.match(str(e["cuda_since"])) \
-            and VERSION.match(str(e["cuda_removed"])) and vkey(e["cuda_since"]) >= vkey(e["cuda_removed"]):
+    if "cuda_since" in e and "cuda_removed" in e and vkey(e["cuda_since"]) >= vkey(e["cuda_removed"]):
         rep.error(where, "cuda_since is not older than cuda_removed")
         ok = False
-    if "defined_only" in e and (kind != "macro" or not isinstance(e["defined_only"], bool)):
-        rep.error(where, "'defined_only' is true or false, for macro entries only")
-        ok = False
-    if "predefined" in e and (kind not in ("macro", "function") or
-                              not isinstance(e["predefined"], bool)):
-        rep.error(where, "'predefined' is true or false, for macro and function entries only")
-        ok = False
-    for k in ("symbol_arg", "function_arg"):
-        if k in e and (not isinstance(e[k], int) or e[k] < 0):
-            rep.error(where, "'%s' must be a non-negative integer" % k)
-            ok = False
     key = e["cuda"]
     if key in seen:
         rep.error(where, "duplicate cuda name (also in %s)" % seen[key])

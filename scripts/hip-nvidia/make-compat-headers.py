@@ -18,6 +18,8 @@ output folder (default build/hip-nvidia-include/hip) and patches the copy:
   * APIs CUDA 13 removed entirely are STUBBED to return hipErrorNotSupported
     (texture references, multi-device cooperative launch), and the template
     overloads on the removed `texture<>` type are REMOVED;
+  * the type and enumerators of hipMemLocation's location type, which HIP
+    declares on AMD, are ADDED as CUDA's;
   * HIP's mask-less warp votes (__ballot, 64-bit; __any; __all) are ADDED to
     nvidia_hip_runtime.h, mapped to the *_sync forms over the active lanes
     (upstream already maps __shfl*; CUDA rejects mask-less votes on sm_70+);
@@ -166,6 +168,15 @@ def patch_runtime_api(t):
     t = edit_function(t, "hipMemPrefetchAsync", loc +
                       "    return hipCUDAErrorTohipError(cudaMemPrefetchAsync(dev_ptr, count, loc, 0, stream));",
                       "CUDA 13 cudaMemPrefetchAsync takes a cudaMemLocation and flags")
+
+    # ---- hipMemLocation is CUDA's struct here, but its type names are missing
+    t = sub_once(t, "typedef struct cudaMemLocation hipMemLocation;\n",
+                 "typedef struct cudaMemLocation hipMemLocation;\n"
+                 f"{MARK}the location types HIP declares on AMD, as CUDA's */\n"
+                 "typedef enum cudaMemLocationType hipMemLocationType;\n"
+                 "#define hipMemLocationTypeInvalid cudaMemLocationTypeInvalid\n"
+                 "#define hipMemLocationTypeDevice cudaMemLocationTypeDevice\n",
+                 "hipMemLocationType")
 
     # ---- driver context creation gained a params argument
     t = sub_once(t, "cuCtxCreate(ctx, flags, device)",

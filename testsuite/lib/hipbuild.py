@@ -1,6 +1,6 @@
 """Building a translated project with Debian's hipcc (make or CMake's HIP
 language): shared by the build-file golden tests and the corpus build check."""
-import os, shutil, subprocess
+import atexit, os, shutil, subprocess, tempfile
 
 from verdict import in_ci
 
@@ -12,8 +12,22 @@ TOOLCHAIN = os.path.join(ROOT, "tool", "buildfiles", "cmake", "hip-debian-toolch
 LLVM15_BIN = "/usr/lib/llvm-15/bin"
 
 
+_scratch = []
+
+
+def scratch_tmpdir():
+    """A TMPDIR for build commands, removed when this process exits: clang 15
+    leaves an empty folder there for every HIP compile of CMake's compiler-id
+    source (CMakeHIPCompilerId-XXXXXX), which would pile up in /tmp."""
+    if not _scratch:
+        _scratch.append(tempfile.mkdtemp(prefix="cu2dcu-build-tmp-"))
+        atexit.register(shutil.rmtree, _scratch[0], True)
+    return _scratch[0]
+
+
 def build_env(base=None):
     env = dict(base or os.environ)
+    env["TMPDIR"] = scratch_tmpdir()
     if os.path.isdir(LLVM15_BIN):
         env["HIPCC_LINK_FLAGS_APPEND"] = "-B" + LLVM15_BIN
     return env

@@ -5,8 +5,9 @@ outside the file, logs no console error, and its filters and details work.
   browser_test.py --tool cu2dcu --fixture cu2dcu-report-fixture
   browser_test.py --tool cu2dcu --screenshot docs/images/html-report.png [--input samples-cuda]
 
-Prints "skipped: chromium not installed" and exits 77 when there is no
-chromium; CTest counts that as skipped (SKIP_RETURN_CODE). --screenshot only
+--corpus-benchmark DIR checks the report of a real benchmark (the dev corpus's
+bh-cuda in CTest; skipped, exit 77, when the corpus is absent). A missing
+chromium fails: scripts/install-deps.sh installs it. --screenshot only
 writes a picture of the whole report of --input (default: samples-cuda,
 translated with the shipped maps) with its first definition that has uses
 folded under it (else its first finding) opened.
@@ -244,6 +245,68 @@ def test_review(browser, tool, tmp):
         len(diags), len(wave64)))
 
 
+def test_corpus(browser, tool, tmp, benchmark):
+    """A real benchmark's report: the page holds the JSON report of the same
+    run unchanged, and its rendered DOM shows each finding of that report
+    (check, severity, location, message, uses, fix), in review order."""
+    js, html = os.path.join(tmp, "corpus.json"), os.path.join(tmp, "corpus.html")
+    p = reportlib.run_tool(tool, [benchmark, "--dry-run", "--fail-on=never", "--json", js,
+                                  "--html", html])
+    if not check(p.returncode == 0, "cu2dcu failed on %s: %s" % (benchmark, p.stderr)):
+        return
+    doc = json.load(open(js))
+    diags = doc["diagnostics"]
+    check(diags and any(d["id"].startswith("W64-") for d in diags) and
+          any(not d["id"].startswith("W64-") for d in diags) and
+          any(d["fixes"] for d in diags) and any(d["related"] for d in diags),
+          "%s has wave64 and translation findings, a fix and folded uses" % benchmark)
+    url = "file://" + html
+    page = browser.open(url)
+    check_page_health(page, url, "corpus")
+    embedded = page.evaluate("JSON.parse(document.getElementById('report-data').textContent)"
+                             ".report")
+    check(embedded == doc, "the page holds the JSON report of the same run")
+    rendered = page.evaluate(
+        "Array.from(document.querySelectorAll('tbody.finding')).map(t => ({"
+        "id: t.id, check: t.dataset.check, severity: t.dataset.severity,"
+        "location: t.querySelector('tr.row td:nth-child(3)').textContent,"
+        "message: t.querySelector('tr.row td:nth-child(4)').firstChild.textContent,"
+        "uses: (t.querySelector('.uses') || {}).textContent || null,"
+        "fix: (t.querySelector('.fixtext') || {}).textContent || null,"
+        "related: t.querySelectorAll('ul.related li').length}))")
+    order = sorted(range(len(diags)), key=lambda i: not diags[i]["id"].startswith("W64-"))
+    want = []
+    for i in order:
+        d = diags[i]
+        uses = sum(1 for r in d["related"] if r["id"])
+        want.append({"id": "finding-%d" % (i + 1), "check": d["id"], "severity": d["severity"],
+                     "location": "%s:%d:%d" % (d["file"], d["line"], d["column"]) if d["line"]
+                     else d["file"], "message": d["message"],
+                     "uses": "%d use%s" % (uses, "" if uses == 1 else "s") if uses else None,
+                     "fix": "%s: %s" % ("fixed" if d["fixes"][0]["applied"] else "fix",
+                                        d["fixes"][0]["replacement"]) if d["fixes"] else None,
+                     "related": len(d["related"])})
+    check(rendered == want, "rendered findings %s, want %s" % (rendered, want))
+    # Each folded use shows its source line, as the benchmark's file has it.
+    for i, d in enumerate(diags, 1):
+        shown = page.evaluate("Array.from(document.querySelectorAll('#finding-%d ul.related li "
+                              "code')).map(c => c.textContent)" % i)
+        lines = []
+        for r in d["related"]:
+            with open(os.path.join(benchmark, r["file"]), encoding="utf-8", errors="replace") as f:
+                lines.append(f.read().split("\n")[r["line"] - 1].strip())
+        check(shown == lines, "finding %d: related lines %s, want %s" % (i, shown, lines))
+    # Each finding's source pane marks its line.
+    for i, d in enumerate(diags, 1):
+        if d["line"]:
+            hl = page.evaluate("(document.querySelector('#finding-%d .src .hl .no')||{})"
+                               ".textContent" % i)
+            check(hl == str(d["line"]), "finding %d: source pane highlights line %s, want %d"
+                  % (i, hl, d["line"]))
+    print("corpus report (%s): %d findings rendered from the embedded JSON report" % (
+        os.path.basename(benchmark), len(diags)))
+
+
 def screenshot(browser, tool, tmp, input_dir, path):
     html = os.path.join(tmp, "report.html")
     args = [os.path.relpath(input_dir, REPO), "--dry-run", "--fail-on=never", "--html", html]
@@ -270,20 +333,33 @@ def main():
     ap.add_argument("--fixture")
     ap.add_argument("--screenshot")
     ap.add_argument("--input", default=os.path.join(REPO, "samples-cuda"))
+    ap.add_argument("--corpus-benchmark", metavar="DIR",
+                    help="check only the report of this benchmark (skipped when it is absent)")
     a = ap.parse_args()
+    if a.corpus_benchmark and not os.path.isdir(a.corpus_benchmark):
+        print("skipped: no corpus benchmark %s" % a.corpus_benchmark)
+        return SKIP
     try:
         browser = cdp.Browser(width=1400, height=1000)
     except cdp.Skip as e:
-        print("skipped: %s" % e)
-        return SKIP
+        # A missing browser is an error: scripts/install-deps.sh installs it.
+        print("FAIL: %s (scripts/install-deps.sh installs chromium)" % e)
+        return 1
     with tempfile.TemporaryDirectory() as tmp, browser:
         if a.screenshot:
             return screenshot(browser, a.tool, tmp, os.path.abspath(a.input),
                               os.path.abspath(a.screenshot))
+        if a.corpus_benchmark:
+            test_corpus(browser, a.tool, tmp, os.path.abspath(a.corpus_benchmark))
+            return report_failures()
         test_tree(browser, a.tool, tmp)
         test_review(browser, a.tool, tmp)
         if a.fixture:
             test_fixture(browser, a.fixture, tmp)
+    return report_failures()
+
+
+def report_failures():
     for f in failures:
         print("FAIL:", f)
     if not failures:

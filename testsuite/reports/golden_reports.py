@@ -41,6 +41,8 @@ def main():
             got = reportlib.normalise_sarif(json.loads(reportlib.read(out)), tmp)
         elif a.format == "text":
             got = reportlib.normalise_text(p.stderr, tmp)
+        elif a.format == "html":
+            got = reportlib.normalise_html(reportlib.read(out), tmp)
         else:
             got = reportlib.normalise_text(reportlib.read(out), tmp)
             got = got.replace("cu2dcu " + version_of(a.tool), "cu2dcu <VERSION>")

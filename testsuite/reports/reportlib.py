@@ -3,6 +3,7 @@ normalise what changes between machines and runs (paths, versions, times)."""
 import json, os, re, subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ASSETS = os.path.join(HERE, "..", "..", "tool", "report", "html")
 TREE_ARGS = ["tree", "--dry-run", "--mode=lexical", "--mappings", "maps", "--hip-version", "5.2",
              "--docs-url", "https://example.invalid/docs/"]
 
@@ -29,6 +30,25 @@ def normalise_json_report(doc, tmp):
     doc["statistics"]["seconds"] = 0
     text = json.dumps(doc, indent=2, sort_keys=True)
     return normalise_text(text, tmp) + "\n"
+
+
+def normalise_html(text, tmp):
+    """The page with its embedded data (the JSON report and the per-finding
+    views) normalised as the JSON report is, one key per line."""
+    begin = '<script type="application/json" id="report-data">'
+    head, rest = text.split(begin, 1)
+    data, tail = rest.split("</script>", 1)
+    doc = json.loads(data)
+    doc["report"]["tool"]["version"] = "<VERSION>"
+    doc["report"]["tool"]["llvmVersion"] = "<LLVM>"
+    doc["report"]["statistics"]["seconds"] = 0
+    data = json.dumps(doc, indent=1, sort_keys=True).replace("<", "\\u003c")
+    page = head + begin + data + "</script>" + tail
+    # The style and script embedded as written in tool/report/html/ stand as
+    # their placeholders (anything else stays, so that the comparison shows it).
+    for placeholder, name in (("@STYLE@", "report.css"), ("@SCRIPT@", "report.js")):
+        page = page.replace(read(os.path.join(ASSETS, name)), placeholder, 1)
+    return normalise_text(page, tmp)
 
 
 def normalise_sarif(doc, tmp):

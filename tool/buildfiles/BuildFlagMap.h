@@ -67,6 +67,7 @@ public:
 
   // nvcc command lines
   const NvccFlagRule *findFlag(const std::string &NameWithoutDashes) const;
+  const std::vector<NvccFlagRule> &nvccFlags() const { return Flags; }
   const std::string *hipCompiler(const std::string &CudaCompiler) const;
   std::vector<std::string> cudaCompilers() const;
   const NameRule *library(const std::string &Name) const { return find(Libraries, Name); }

@@ -4,7 +4,7 @@
 #include "core/FaultInjection.h"
 #include "discover/BuildDatabase.h"
 #include "discover/ProjectHeaders.h"
-#include "parse/CudaToolchain.h"
+#include "parse/CompileFlags.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
@@ -128,27 +128,14 @@ llvm::Error walkDirectory(const std::string &Dir, const std::string &Exclude, bo
   return llvm::Error::success();
 }
 
-/// Paths in a database command are relative to its directory: the path
-/// options, joined (-Iinclude) or separate (-I include), are made absolute.
-void resolvePathFlags(std::vector<std::string> &Flags, const std::string &Directory) {
-  forEachPathFlag(Flags, [&](const std::string &, std::string &Value) {
-    if (path::is_absolute(Value))
-      return;
-    llvm::SmallString<256> Joined(Directory);
-    path::append(Joined, Value);
-    Value = Joined.str().str();
-  });
-}
-
-/// The portable flags the database gives File, paths made absolute.
+/// The portable flags the database gives File, paths made absolute against
+/// the command's directory.
 std::vector<std::string> databaseFlags(const clang::tooling::CompilationDatabase &Database,
-                                       const std::string &File) {
+                                       const std::string &File, const NvccOptionNames &Nvcc) {
   auto Commands = Database.getCompileCommands(File);
   if (Commands.empty())
     return {};
-  auto Flags = keepPortableFlags(Commands.front().CommandLine);
-  resolvePathFlags(Flags, Commands.front().Directory);
-  return Flags;
+  return portableCompileFlags(Commands.front().CommandLine, Commands.front().Directory, Nvcc);
 }
 
 /// An input as given: a directory (canonical) or a file (canonical directory
@@ -189,7 +176,7 @@ DatabaseProject findDatabaseProject(const clang::tooling::CompilationDatabase &D
   std::vector<std::vector<std::string>> Flags;
   for (const std::string &F : Database.getAllFiles()) {
     Sources.push_back(canonical(F));
-    Flags.push_back(databaseFlags(Database, F));
+    Flags.push_back(databaseFlags(Database, F, Request.NvccOptions));
     Project.Folders.push_back(canonical(path::parent_path(F).str()));
   }
   for (const std::string &Root : Request.SystemRoots)
@@ -347,7 +334,8 @@ llvm::Error addInputFiles(const std::vector<FoundPath> &Found,
     F.CompileFlags = Request.ExtraArgs;
     if (Database) {
       auto It = Includer.find(F.Source);
-      auto Flags = databaseFlags(*Database, It == Includer.end() ? F.Source : It->second);
+      auto Flags = databaseFlags(*Database, It == Includer.end() ? F.Source : It->second,
+                                 Request.NvccOptions);
       F.CompileFlags.insert(F.CompileFlags.begin(), Flags.begin(), Flags.end());
     }
     Files.push_back(std::move(F));

@@ -5,6 +5,7 @@
 
 #include "core/Backup.h"
 #include "core/InputFile.h"
+#include "parse/CompileFlags.h"
 
 #include "llvm/Support/Error.h"
 
@@ -24,6 +25,9 @@ struct DiscoveryRequest {
   /// does not port what the database's files include from there.
   std::vector<std::string> SystemRoots;
   std::vector<std::string> ExtraArgs; // after `--`
+  /// nvcc's options, taken out of the database's commands before clang's
+  /// option table reads them (empty without mappings/buildfiles).
+  NvccOptionNames NvccOptions;
   /// --in-place: every file is its own output (Output = Source); backups
   /// (*.cu2dcu-orig) and leftover temporaries are not inputs.
   bool InPlace = false;

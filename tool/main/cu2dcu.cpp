@@ -174,6 +174,7 @@ llvm::json::Object reportOptions(const std::vector<std::string> &CompilerArgs,
       {"inputs", Strings(Inputs)},
       {"output", OrNull(OutputPath)},
       {"buildPath", OrNull(BuildPath)},
+      {"root", OrNull(ProjectRoot)},
       {"cudaPath", OrNull(CudaPath)},
       {"maps", Strings(ExtraMaps)},
       {"hipVersion", Target.Version.str()},
@@ -303,10 +304,21 @@ llvm::Expected<std::optional<Baseline>> readKnownFindings() {
   return std::optional<Baseline>(std::move(*Read));
 }
 
+/// nvcc's options, from the build-file rules (mappings/buildfiles/nvcc-flags.yaml).
+NvccOptionNames nvccOptionsOf(const BuildFlagMap *BuildRules) {
+  NvccOptionNames Names;
+  if (BuildRules)
+    for (const NvccFlagRule &Rule : BuildRules->nvccFlags())
+      for (const std::string &Name : Rule.Names)
+        Names[Name] = Rule.TakesValue;
+  return Names;
+}
+
 /// Finds the inputs (stage 1) and warns about what it skipped; refuses an
 /// -o that is a file where a directory is needed.
 llvm::Expected<Discovery> discover(const std::vector<std::string> &CompilerArgs,
-                                   const CudaToolchain &Toolchain, StageTime &Time) {
+                                   const CudaToolchain &Toolchain,
+                                   const BuildFlagMap *BuildRules, StageTime &Time) {
   auto Refuse = [](const std::string &Message) {
     return llvm::createStringError(std::errc::invalid_argument, "%s", Message.c_str());
   };
@@ -316,6 +328,7 @@ llvm::Expected<Discovery> discover(const std::vector<std::string> &CompilerArgs,
   Request.BuildPath = BuildPath;
   Request.Root = ProjectRoot;
   Request.ExtraArgs = CompilerArgs;
+  Request.NvccOptions = nvccOptionsOf(BuildRules);
   if (Toolchain.found())
     Request.SystemRoots.push_back(Toolchain.CudaPath);
   Request.InPlace = InPlace && !DryRun;
@@ -499,7 +512,7 @@ int run(int Argc, const char **Argv) {
 
   const CudaToolchain Toolchain = CudaToolchain::locate(CudaPath);
   StageTime DiscoverTime;
-  auto Found = discover(Args.CompilerArgs, Toolchain, DiscoverTime);
+  auto Found = discover(Args.CompilerArgs, Toolchain, UsedBuildRules, DiscoverTime);
   if (!Found)
     return usageError(llvm::toString(Found.takeError()));
   RunSettings Settings = makeSettings(*Target, Toolchain, UsedBuildRules, *Found);

@@ -1,10 +1,12 @@
 #include "mapping/ApiMap.h"
 #include "mapping/HipDeclared.h"
 #include "mapping/MapCache.h"
+#include "mapping/MapKeys.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -26,11 +28,26 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
     {"unsupported", EntryStatus::Unsupported},
     {"removed", EntryStatus::Removed}};
 
+// The keys and patterns of mappings/schema/maps.schema.json, which the unit
+// tests hold these to (testsuite/unit/ApiMapSchemaTest.cpp).
 const std::set<std::string> KnownEntryKeys = {
-    "cuda", "hip", "kind", "status", "reason", "note", "hip_since",
-    "cuda_since", "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "hip_defines", "defined_only", "predefined", "shim", "hip_in_condition"};
+    "cuda",         "hip",          "kind",         "status",      "reason",
+    "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
+    "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
+    "predefined",   "shim",         "hip_in_condition"};
+const std::set<std::string> KnownFileKeys = {"family", "cuda_headers", "hip_headers", "reasons",
+                                             "entries"};
+const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
+const char *const ReasonIdPattern = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
+bool matches(const char *Pattern, const std::string &Text) {
+  return llvm::Regex(Pattern).match(Text);
+}
 
 } // namespace
+
+const std::set<std::string> &mapEntryKeys() { return KnownEntryKeys; }
+const std::set<std::string> &mapFileKeys() { return KnownFileKeys; }
 
 const char *kindName(EntryKind K) {
   for (const auto &[Name, Kind] : KindNames)
@@ -187,6 +204,11 @@ private:
   void parseDocument(const YAML::Node &Root) {
     if (!Root.IsMap())
       return fail(Root, "a map file must be a mapping with 'family' and 'entries'");
+    for (const auto &KV : Root)
+      if (std::string Key = KV.first.as<std::string>(); !KnownFileKeys.count(Key))
+        return fail(KV.first, "unknown top-level key '" + Key + "'");
+    if (!readReasons(Root["reasons"]))
+      return;
     Family = Root["family"] && Root["family"].IsScalar() ? Root["family"].as<std::string>() : "";
     if (Family.empty())
       return fail(Root, "missing 'family'");
@@ -196,6 +218,27 @@ private:
     for (const YAML::Node &N : List)
       if (std::optional<ApiEntry> E = parseEntry(N))
         accept(std::move(*E), N);
+  }
+
+  /// The file's shared reason texts by id (`reasons:`), which entries name
+  /// with reason_id.
+  bool readReasons(const YAML::Node &Table) {
+    if (!Table)
+      return true;
+    if (!Table.IsMap()) {
+      fail(Table, "'reasons' maps reason ids to texts");
+      return false;
+    }
+    for (const auto &KV : Table) {
+      std::string Id = KV.first.as<std::string>();
+      if (!matches(ReasonIdPattern, Id) || !KV.second.IsScalar() || KV.second.Scalar().empty()) {
+        fail(KV.first, "reason '" + Id + "': an id is lower-case words joined by '-', its text "
+                                         "a non-empty string");
+        return false;
+      }
+      Reasons[Id] = KV.second.Scalar();
+    }
+    return true;
   }
 
   using Fields = std::vector<std::pair<std::string, YAML::Node>>;
@@ -243,7 +286,8 @@ private:
     }
     E.Hip = text(*All, "hip");
     E.Family = Family;
-    E.Reason = text(*All, "reason");
+    if (!readReason(*All, N, E))
+      return std::nullopt;
     E.Note = text(*All, "note");
     E.CudaSince = text(*All, "cuda_since");
     E.CudaRemoved = text(*All, "cuda_removed");
@@ -257,6 +301,24 @@ private:
       return std::nullopt;
     bool Ok = checkStatus(*All, N, E) & readOptionalFields(*All, N, E);
     return Ok ? std::optional<ApiEntry>(std::move(E)) : std::nullopt;
+  }
+
+  bool readReason(const Fields &All, const YAML::Node &N, ApiEntry &E) {
+    E.Reason = text(All, "reason");
+    std::string Id = text(All, "reason_id");
+    if (Id.empty())
+      return true;
+    if (!E.Reason.empty()) {
+      fail(N, "'" + E.Cuda + "': an entry gives 'reason' or 'reason_id', not both");
+      return false;
+    }
+    auto Text = Reasons.find(Id);
+    if (Text == Reasons.end()) {
+      fail(N, "'" + E.Cuda + "': reason_id '" + Id + "' is not one of the file's reasons");
+      return false;
+    }
+    E.Reason = Text->second;
+    return true;
   }
 
   bool readKindAndStatus(const Fields &All, const YAML::Node &N, ApiEntry &E) {
@@ -284,7 +346,7 @@ private:
   bool checkStatus(const Fields &All, const YAML::Node &N, const ApiEntry &E) {
     bool Ok = true;
     if (E.Status == EntryStatus::Unsupported && E.Reason.empty()) {
-      fail(N, "'" + E.Cuda + "': unsupported entries need a 'reason'");
+      fail(N, "'" + E.Cuda + "': unsupported entries need a 'reason' or a 'reason_id'");
       Ok = false;
     }
     if (E.Status == EntryStatus::Supported && !field(All, "hip").IsDefined()) {
@@ -296,23 +358,44 @@ private:
                              "HIP version it is translated from)");
       Ok = false;
     }
-    for (const char *Key : {"hip_requires", "hip_defines"})
-      if (field(All, Key).IsDefined() && E.Kind != EntryKind::Header) {
-        fail(N, "'" + E.Cuda + "': " + Key + " is for header entries");
-        Ok = false;
-      }
+    if (E.Status == EntryStatus::Removed && text(All, "cuda_removed").empty()) {
+      fail(N, "'" + E.Cuda + "': removed entries need 'cuda_removed'");
+      Ok = false;
+    }
+    return Ok & checkKindOnlyFields(All, N, E);
+  }
+
+  /// Fields that only some kinds may have.
+  bool checkKindOnlyFields(const Fields &All, const YAML::Node &N, const ApiEntry &E) {
+    bool Ok = true;
+    auto Require = [&](bool Holds, const char *Message) {
+      if (!Holds)
+        fail(N, "'" + E.Cuda + "': " + Message);
+      Ok &= Holds;
+    };
+    bool Header = E.Kind == EntryKind::Header;
+    Require(!field(All, "hip").IsDefined() || !E.Hip.empty() || Header,
+            "an empty 'hip' name is for header entries (it removes the include)");
+    Require(E.HipRequires.empty() || Header, "hip_requires is for header entries");
+    Require(!field(All, "hip_defines").IsDefined() || Header, "hip_defines is for header entries");
+    Require(E.HipInCondition.empty() || E.Kind == EntryKind::Macro,
+            "defined_only and hip_in_condition are for macro entries");
+    Require(E.Kind != EntryKind::Namespace ||
+                llvm::StringRef(E.Cuda).ends_with("::"),
+            "namespace entries end with '::'");
     return Ok;
   }
 
   bool readOptionalFields(const Fields &All, const YAML::Node &N, ApiEntry &E) {
     bool Ok = true;
-    if (std::string Since = text(All, "hip_since"); !Since.empty()) {
-      E.HipSince = HipVersion::parse(Since);
-      if (!E.HipSince) {
-        fail(N, "'" + E.Cuda + "': hip_since must be MAJOR.MINOR, got '" + Since + "'");
+    for (const char *Key : {"hip_since", "cuda_since", "cuda_removed"})
+      if (YAML::Node V = field(All, Key); V.IsDefined() && !matches(VersionPattern, text(All, Key))) {
+        fail(N, "'" + E.Cuda + "': " + Key + " must be MAJOR.MINOR, got '" +
+                    (V.IsScalar() ? V.Scalar() : std::string("?")) + "'");
         Ok = false;
       }
-    }
+    if (std::string Since = text(All, "hip_since"); !Since.empty() && Ok)
+      E.HipSince = HipVersion::parse(Since);
     for (const char *Flag : {"defined_only", "predefined"})
       Ok &= readMacroFlag(field(All, Flag), Flag, N, E);
     if (YAML::Node Defines = field(All, "hip_defines"); Defines.IsDefined()) {
@@ -347,8 +430,10 @@ private:
     }
     bool Compiler = std::string(Flag) == "predefined" && E.Kind == EntryKind::Function;
     if (E.Kind != EntryKind::Macro && !Compiler) {
-      fail(N, "'" + E.Cuda + "': " + Flag + " is for macro entries" +
-                  (std::string(Flag) == "predefined" ? " and compiler built-in functions" : ""));
+      fail(N, "'" + E.Cuda + "': " +
+                  (std::string(Flag) == "predefined"
+                       ? "predefined is for macro entries and compiler built-in functions"
+                       : "defined_only and hip_in_condition are for macro entries"));
       return false;
     }
     if (std::string(Flag) == "defined_only")
@@ -360,9 +445,6 @@ private:
   void accept(ApiEntry E, const YAML::Node &N) {
     if (!SeenHere.insert(E.Cuda).second)
       return fail(N, "duplicate entry for '" + E.Cuda + "' in the same file");
-    if (E.Kind == EntryKind::Namespace && E.Cuda.size() > 2 &&
-        E.Cuda.compare(E.Cuda.size() - 2, 2, "::") != 0)
-      return fail(N, "'" + E.Cuda + "': namespace entries end with '::'");
     if (size_t Colons = E.Cuda.rfind("::");
         E.Kind != EntryKind::Namespace && E.Kind != EntryKind::Header &&
         Colons != std::string::npos && !E.Hip.empty() &&
@@ -377,6 +459,7 @@ private:
   const std::string &Origin;
   MapFileContents &Out;
   std::string Family;
+  std::map<std::string, std::string> Reasons;
   std::set<std::string> SeenHere;
 };
 

@@ -35,41 +35,6 @@ CudaToolchain CudaToolchain::locate(const std::string &Explicit) {
   return T;
 }
 
-namespace {
-/// CUDA 13's CCCL headers need C++17, so older standards are raised to it.
-bool atLeastCxx17(const std::string &StdFlag) {
-  for (const char *Old : {"98", "03", "0x", "11", "1y", "14"})
-    if (StdFlag.size() >= 2 && StdFlag.compare(StdFlag.size() - 2, 2, Old) == 0)
-      return false;
-  return StdFlag.find("++") != std::string::npos;
-}
-} // namespace
-
-std::vector<std::string> keepPortableFlags(const std::vector<std::string> &CommandLine) {
-  static const char *const WithValue[] = {"-I", "-D", "-U", "-isystem", "-include", "-iquote"};
-  std::vector<std::string> Kept;
-  for (size_t I = 1; I < CommandLine.size(); ++I) {
-    const std::string &A = CommandLine[I];
-    bool Matched = false;
-    for (const char *Flag : WithValue) {
-      if (A == Flag && I + 1 < CommandLine.size()) {
-        Kept.push_back(A);
-        Kept.push_back(CommandLine[++I]);
-        Matched = true;
-        break;
-      }
-      if (A.rfind(Flag, 0) == 0 && A.size() > std::string(Flag).size()) {
-        Kept.push_back(A);
-        Matched = true;
-        break;
-      }
-    }
-    if (!Matched && A.rfind("-std=", 0) == 0)
-      Kept.push_back(atLeastCxx17(A) ? A : "-std=c++17");
-  }
-  return Kept;
-}
-
 std::vector<std::string> cudaParseArgs(const CudaToolchain &Toolchain, const std::string &File,
                                        const std::vector<std::string> &UserArgs) {
   // argv[0] must be the installed clang++: the driver derives the resource

@@ -18,13 +18,10 @@ struct CudaToolchain {
   bool found() const { return !CudaPath.empty(); }
 };
 
-/// Arguments for one file. UserArgs come from the compilation database or
-/// after `--`; only include paths, macros and the language standard are kept
-/// from them, since nvcc flags mean nothing to clang.
+/// Arguments for one file. UserArgs come from the compilation database
+/// (portableCompileFlags: include paths, macros and the language standard)
+/// or after `--`.
 std::vector<std::string> cudaParseArgs(const CudaToolchain &Toolchain, const std::string &File,
                                        const std::vector<std::string> &UserArgs);
-
-/// Keeps -I/-D/-U/-isystem/-include/-std (with their values) of a compile command.
-std::vector<std::string> keepPortableFlags(const std::vector<std::string> &CommandLine);
 
 } // namespace cu2dcu

@@ -37,7 +37,7 @@ struct IncludePrefix {
 };
 
 /// Scans MainFile (its real path; Text is its content). UserFlags are the
-/// unit's compile flags (keepPortableFlags): their -iquote/-I directories
+/// unit's compile flags (portableCompileFlags): their -iquote/-I directories
 /// are searched after MainFile's own directory, as cudaParseArgs arranges.
 /// Units whose flags hold -include get no prefix.
 IncludePrefix scanIncludePrefix(const std::string &MainFile, const std::string &Text,

@@ -69,6 +69,11 @@ def check_root(tool, project, tmp, failures):
     p = port(tool, project, out, report, "--root", tmp)
     if p.returncode != 0 or not os.path.isfile(os.path.join(out, "project", "include", "saxpy.cuh")):
         failures.append("--root %s: exit %d, no project/include/saxpy.cuh: %s" % (tmp, p.returncode, p.stderr))
+    else:
+        run = json.load(open(report))["run"]
+        if run["options"].get("root") != tmp or run["inputRoot"] != tmp:
+            failures.append("--root %s: the report says root %r, inputRoot %r" % (
+                tmp, run["options"].get("root"), run["inputRoot"]))
     bad = os.path.join(tmp, "out-bad")
     p = port(tool, project, bad, report, "--root", os.path.join(project, "include"))
     if p.returncode != 2 or "outside --root" not in p.stderr or os.path.exists(bad):

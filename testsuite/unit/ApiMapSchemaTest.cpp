@@ -1,0 +1,98 @@
+// Holds the C++ map loader to mappings/schema/maps.schema.json, the one
+// description of the map format: the same keys, kinds and statuses, and the
+// same verdict on every case of testsuite/maps/schema_cases.json (which
+// maps.schema.cases runs through the schema itself with mappings/tools/schema.py).
+#include "mapping/ApiMap.h"
+#include "mapping/MapKeys.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <string>
+
+using namespace cu2dcu;
+
+namespace {
+
+llvm::json::Value readJson(const char *Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return nullptr;
+  llvm::Expected<llvm::json::Value> Value = llvm::json::parse((*Buffer)->getBuffer());
+  if (!Value) {
+    llvm::consumeError(Value.takeError());
+    return nullptr;
+  }
+  return std::move(*Value);
+}
+
+std::set<std::string> keysOf(const llvm::json::Object *Properties) {
+  std::set<std::string> Keys;
+  if (Properties)
+    for (const auto &KV : *Properties)
+      Keys.insert(KV.first.str());
+  return Keys;
+}
+
+std::set<std::string> stringsOf(const llvm::json::Array *Values) {
+  std::set<std::string> Strings;
+  if (Values)
+    for (const llvm::json::Value &V : *Values)
+      Strings.insert(V.getAsString().value_or("").str());
+  return Strings;
+}
+
+class ApiMapSchemaTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Schema = readJson(CU2DCU_MAP_SCHEMA);
+    ASSERT_NE(Schema.getAsObject(), nullptr) << "cannot read " << CU2DCU_MAP_SCHEMA;
+    Entry = Schema.getAsObject()->getObject("$defs")->getObject("entry");
+    ASSERT_NE(Entry, nullptr);
+  }
+  const llvm::json::Object *entryProperty(llvm::StringRef Key) const {
+    return Entry->getObject("properties")->getObject(Key);
+  }
+  llvm::json::Value Schema = nullptr;
+  const llvm::json::Object *Entry = nullptr;
+};
+
+TEST_F(ApiMapSchemaTest, LoaderKnowsTheSchemasKeys) {
+  EXPECT_EQ(keysOf(Schema.getAsObject()->getObject("properties")), mapFileKeys());
+  EXPECT_EQ(keysOf(Entry->getObject("properties")), mapEntryKeys());
+}
+
+TEST_F(ApiMapSchemaTest, LoaderKnowsTheSchemasKindsAndStatuses) {
+  std::set<std::string> Kinds, Statuses;
+  for (EntryKind K : {EntryKind::Function, EntryKind::Type, EntryKind::Enumerator,
+                      EntryKind::Macro, EntryKind::Header, EntryKind::Namespace,
+                      EntryKind::Variable})
+    Kinds.insert(kindName(K));
+  for (EntryStatus S : {EntryStatus::Supported, EntryStatus::Unsupported, EntryStatus::Removed})
+    Statuses.insert(statusName(S));
+  EXPECT_EQ(stringsOf(entryProperty("kind")->getArray("enum")), Kinds);
+  EXPECT_EQ(stringsOf(entryProperty("status")->getArray("enum")), Statuses);
+}
+
+TEST_F(ApiMapSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
+  llvm::json::Value Cases = readJson(CU2DCU_SCHEMA_CASES);
+  ASSERT_NE(Cases.getAsArray(), nullptr) << "cannot read " << CU2DCU_SCHEMA_CASES;
+  ASSERT_GT(Cases.getAsArray()->size(), 30u);
+  for (const llvm::json::Value &Case : *Cases.getAsArray()) {
+    const llvm::json::Object &C = *Case.getAsObject();
+    std::string Name = C.getString("name").value_or("").str();
+    // JSON is YAML: the case's map is loaded as it is written.
+    std::string Path = ::testing::TempDir() + "/schema_case.yaml";
+    std::ofstream(Path) << llvm::formatv("{0}", *C.get("map")).str();
+    ApiMap Map;
+    bool Loaded = Map.loadFile(Path);
+    EXPECT_EQ(Loaded, *C.getBoolean("valid")) << Name;
+  }
+}
+
+} // namespace
