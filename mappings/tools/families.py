@@ -88,6 +88,7 @@ CUDA_TU = ["cuda_runtime.h", "cuda.h", "cuda_profiler_api.h", "cuda_fp16.h",
 # HIP 5.2 here has the core, hipSPARSE and hipRAND; the HIP 6.4 tree of
 # scripts/fetch-hip64.sh every library.
 HIP_TU = ["hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bfloat16.h", "hip/hip_bf16.h",
+          "hip/hip_math_constants.h", "hip/hip_fp8.h",
           "hip/hip_complex.h", "hip/hip_cooperative_groups.h",
           "hipsparse/hipsparse.h", "hiprand/hiprand.h", "hiprand/hiprand_kernel.h",
           "hipblas/hipblas.h", "hipcub/hipcub.hpp", "thrust/device_vector.h",

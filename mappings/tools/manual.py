@@ -109,8 +109,6 @@ def refine(fam, e, hip, hip64):
         _cusolver_refine(e)
     if fam in NOT_IN_LIB64:
         _lib64_refine(fam, e)
-    if fam == "device" and n.startswith("CUDART_") and e.get("status") == "unsupported":
-        e["reason"] = MATH_CONST_REASON
     if fam == "device" and n in WARP_SYNC and n in hip64:
         e.pop("status", None)
         e.pop("reason", None)
@@ -263,9 +261,18 @@ TYPES.update({
     "cudaDeviceProp": S("hipDeviceProp_t", note=PROP_NOTE),
 })
 
-MATH_CONST_REASON = ("HIP 5.2 has no math_constants.h equivalent; define the constant "
-                     "locally (e.g. from <cmath> M_PI) or include CUDA's value by hand.")
+# math_constants.h: hip/hip_math_constants.h has each CUDART_X as HIP_X (both
+# header sets checked), the float ones (_F) since HIP 5.3 and the double ones
+# since 5.7, as HIPIFY's table of CUDA runtime API support says
+# (rocm.docs.amd.com/projects/HIPIFY, CUDA_Runtime_API_functions_supported_by_HIP).
+MATH_CONST_REASON = ("HIP 5.2 has no math_constants.h equivalent; hip/hip_math_constants.h "
+                     "has each CUDART_X as HIP_X, the float ones from HIP 5.3 and the double "
+                     "ones from 5.7. Otherwise define the constant locally (e.g. from <cmath> "
+                     "M_PI) or include CUDA's value by hand.")
 DEVICE = {}
+for _n in set(re.findall(r"#define (CUDART_\w+)", open(os.path.join(CUDA_INC, "math_constants.h")).read())):
+    DEVICE[_n] = U(MATH_CONST_REASON, hip="HIP_" + _n[7:],
+                   hip_since="5.3" if _n.endswith("_F") else "5.7")
 DEVICE_INTERNAL = ["all", "any", "ballot", "syncthreads_and", "syncthreads_count",
                    "syncthreads_or", "dadd", "dmul", "dsub", "fdivide", "float2double",
                    "int2double", "ll2double", "uint2double", "ull2double", "double2int",
@@ -287,8 +294,9 @@ DEVICE.update({
     "__trap": U("not declared in HIP 5.2 headers; use abort() or __builtin_trap() in device code."),
     "__brkpt": U("no breakpoint intrinsic in HIP; remove it."),
     "__prof_trigger": U("NVIDIA profiler counters have no HIP equivalent; remove it."),
-    "__dp4a": U("not declared in the HIP 5.2 or 6.4 headers. On gfx906 "
-                "__builtin_amdgcn_sdot4 computes the same dot product."),
+    "__dp4a": U("not declared in the HIP 5.2 or 6.4 headers; the shim adds the four byte "
+                "products (on gfx906 __builtin_amdgcn_sdot4 computes the same in one instruction).",
+                shim="cu2dcu_dp4a"),
 })
 for _n in ["__isGlobal", "__isShared", "__isConstant", "__isLocal", "__isGridConstant",
            "__isClusterShared", "__isCtaShared"]:
@@ -329,7 +337,32 @@ FP16 = {
     "__nv_half": S("__half"), "__nv_half2": S("__half2"),
     "nv_half": S("__half"), "nv_half2": S("__half2"),
     "__nv_half_raw": S("__half_raw"), "__nv_half2_raw": S("__half2_raw"),
+    # HIP's float conversion rounds to nearest even (amd_hip_bf16.h,
+    # float_2_bfloat16_raw), which is what CUDA's _rn names.
+    "__float2bfloat16_rn": S("__float2bfloat16", hip_since=BF16_SINCE,
+                             note=BF16_NOTE + " __float2bfloat16 rounds to nearest even, as "
+                                              "__float2bfloat16_rn does."),
+    "__float2bfloat162_rn": U("not declared in the HIP 5.2 or 6.4 headers; the shim fills both "
+                              "halves with __float2bfloat16 of hip/hip_bf16.h (HIP 6.1 on).",
+                              shim="cu2dcu_float2bfloat162_rn"),
 }
+
+# FP8: hip/hip_fp8.h of HIP 6.4 mirrors cuda_fp8.h with __hip_/__HIP_ names;
+# its E4M3/E5M2 are the OCP formats (__HIP_E4M3, not the _fnuz ones), which are
+# CUDA's, and its types saturate to finite by default as CUDA's do. The
+# e8m0 names have no HIP counterpart.
+FP8_REASON = ("FP8 is not in HIP 5.2; HIP 6.4's hip/hip_fp8.h has the same API with "
+              "__hip_/__HIP_ names (translated for --hip-version 6.4 and later).")
+for _n in ["__nv_fp8_e4m3", "__nv_fp8_e5m2", "__nv_fp8x2_e4m3", "__nv_fp8x2_e5m2",
+           "__nv_fp8x4_e4m3", "__nv_fp8x4_e5m2", "__nv_fp8_storage_t", "__nv_fp8x2_storage_t",
+           "__nv_fp8x4_storage_t", "__nv_fp8_interpretation_t", "__nv_saturation_t"]:
+    FP16[_n] = U64("__hip" + _n[4:], FP8_REASON, kind="type")
+for _n in ["__NV_E4M3", "__NV_E5M2", "__NV_NOSAT", "__NV_SATFINITE"]:
+    FP16[_n] = U64("__HIP" + _n[4:], FP8_REASON, kind="enumerator")
+for _n in ["float_to_fp8", "float2_to_fp8x2", "double_to_fp8", "double2_to_fp8x2",
+           "halfraw_to_fp8", "halfraw2_to_fp8x2", "bfloat16raw_to_fp8", "bfloat16raw2_to_fp8x2",
+           "fp8_to_halfraw", "fp8x2_to_halfraw2"]:
+    FP16["__nv_cvt_" + _n] = U64("__hip_cvt_" + _n, FP8_REASON, kind="function")
 
 
 def _fp16_refine(e, hip64):
@@ -367,6 +400,16 @@ def HU(reason, **kw):
 
 
 RT = "hip/hip_runtime.h"
+# hipBLAS 2.x (HIP 6.x) declares its deprecated API unless HIPBLAS_V2 is
+# defined: hipblasDatatype_t and hipblasComplex where cuBLAS takes
+# cudaDataType and cuComplex, which cu2dcu translates to hipDataType and
+# hipComplex; and hipblasHalf is uint16_t, not __half, unless
+# HIPBLAS_USE_HIP_HALF (hipblas.h of HIP 6.4). A hipBLAS that does not know
+# them ignores them.
+HIPBLAS_DEFINES = ["HIPBLAS_V2", "HIPBLAS_USE_HIP_HALF"]
+HIPBLAS_DEFINES_NOTE = ("HIPBLAS_V2 and HIPBLAS_USE_HIP_HALF are defined before the include: "
+                        "hipBLAS then takes hipDataType, hipComplex and __half as cuBLAS takes "
+                        "their CUDA counterparts")
 PROVIDED = "provided by hip/hip_runtime.h: the include is removed"
 HEADERS = {
     "cuda_runtime.h": H(RT),
@@ -405,17 +448,17 @@ HEADERS = {
     "cuComplex.h": H("hip/hip_complex.h"),
     "cooperative_groups.h": H("hip/hip_cooperative_groups.h", hip_requires=RT),
     "cooperative_groups/memcpy_async.h": HU("cooperative_groups::memcpy_async/wait have no HIP 5.2 equivalent; copy through shared memory by hand."),
-    "cooperative_groups/reduce.h": HU("cooperative_groups::reduce has no HIP 5.2 equivalent; reduce with shuffles (mind the 64-lane wavefront) or hipCUB's WarpReduce/BlockReduce."),
+    "cooperative_groups/reduce.h": H("", note="HIP has no cooperative_groups/reduce.h (5.2, 6.4): "
+                                          "cooperative_groups::reduce and its operators become the "
+                                          "cu2dcu_cg_* shims, which include it on NVIDIA"),
     "cooperative_groups/scan.h": HU("cooperative_groups::inclusive_scan/exclusive_scan have no HIP 5.2 equivalent; use hipCUB's WarpScan/BlockScan."),
     "nvrtc.h": H("hip/hiprtc.h", note="hiprtc mirrors nvrtc (nvrtcX -> hiprtcX); not mapped name by name here"),
-    "math_constants.h": HU(MATH_CONST_REASON),
+    "math_constants.h": HU(MATH_CONST_REASON, hip="hip/hip_math_constants.h", hip_since="5.3"),
     "cuda_occupancy.h": HU("no HIP equivalent of the header-only occupancy calculator; use hipOccupancy* runtime calls."),
     "cuda_gl_interop.h": HU("OpenGL interop header is not in HIP 5.2."),
     "cuda_egl_interop.h": HU("EGL interop has no HIP equivalent."),
     "cuda_vdpau_interop.h": HU("VDPAU interop has no HIP equivalent."),
-    "cuda_fp8.h": HU("FP8 types are not in HIP 5.2; HIP 6.4 has hip/hip_fp8.h, whose types "
-                     "(__hip_fp8_e4m3, ...) cu2dcu does not translate.", hip="hip/hip_fp8.h",
-                     hip_since="6.4"),
+    "cuda_fp8.h": HU(FP8_REASON, hip="hip/hip_fp8.h", hip_since="6.4"),
     "cuda_fp6.h": HU("FP6 types have no HIP 5.2 equivalent."),
     "cuda_fp4.h": HU("FP4 types have no HIP 5.2 equivalent."),
     "mma.h": HU("WMMA (nvcuda::wmma) has no HIP header; rocWMMA is a separate library with a different API."),
@@ -424,9 +467,11 @@ HEADERS = {
     "nvtx3/nvToolsExt.h": H("roctracer/roctx.h", note="roctx covers marks and ranges with ASCII messages; link with -lroctx64"),
     # libraries (ROCm >= 5.2 puts each library's headers in include/<component>/,
     # see the ROCm 5.2 deprecation message quoted in docs/maps.md)
-    "cublas_v2.h": H("hipblas/hipblas.h"),
-    "cublas_api.h": H("hipblas/hipblas.h"),
-    "cublas.h": H("hipblas/hipblas.h", note="the legacy cuBLAS v1 API (no handle) has no hipBLAS equivalent; only the v2 API is mapped"),
+    "cublas_v2.h": H("hipblas/hipblas.h", hip_defines=HIPBLAS_DEFINES, note=HIPBLAS_DEFINES_NOTE),
+    "cublas_api.h": H("hipblas/hipblas.h", hip_defines=HIPBLAS_DEFINES, note=HIPBLAS_DEFINES_NOTE),
+    "cublas.h": H("hipblas/hipblas.h", hip_defines=HIPBLAS_DEFINES,
+                  note="the legacy cuBLAS v1 API (no handle) has no hipBLAS equivalent; only the "
+                       "v2 API is mapped. " + HIPBLAS_DEFINES_NOTE),
     "cublasLt.h": HU("cuBLASLt maps to hipBLASLt (hipblaslt/hipblaslt.h), a separate library whose headers cu2dcu does not check; port by hand."),
     "cublasXt.h": HU("cuBLASXt (multi-GPU BLAS) has no hipBLAS equivalent."),
     "cufft.h": H("hipfft/hipfft.h"),
@@ -825,9 +870,22 @@ RULES["cublas"].update({
 RULES["device"]["__vmaxs4"] = U(
     "not declared in the HIP 5.2 or 6.4 headers; the shim computes the per-byte maximum.",
     shim="cu2dcu_vmaxs4")
+# cooperative_groups/reduce.h: HIP 5.2 and 6.4 have neither cg::reduce nor its
+# operators; the shims reduce over a tile with shuffles on AMD.
+CG_REDUCE_REASON = ("cooperative_groups::reduce and its operators are not declared in the HIP "
+                    "5.2 or 6.4 headers; the cu2dcu_cg_* shims stand in (a butterfly of "
+                    "shfl_xor over the tile on AMD).")
+RULES["coop"] = {"cooperative_groups::" + _n: U(CG_REDUCE_REASON, shim="cu2dcu_cg_" + _n)
+                 for _n in ["reduce", "plus", "less", "greater", "bit_and", "bit_or", "bit_xor"]}
 RULES.setdefault("cusparse", {})["cusparseGetErrorString"] = S(
     "hipsparseGetErrorString", hip_since="6.4", shim="cu2dcu_hipsparseGetErrorString",
     note=None)
+# hipsparse.h of HIP 6.4: on AMD hipsparseSpSM_solve takes the analysis
+# buffer as a last argument, which cusparseSpSM_solve (CUDA 12) no longer has.
+RULES["cusparse"]["cusparseSpSM_solve"] = S(
+    "hipsparseSpSM_solve", note="on AMD hipSPARSE takes the external buffer given to "
+    "hipsparseSpSM_analysis as an 11th argument, which cuSPARSE's call no longer has: add it "
+    "by hand")
 RULES.setdefault("cufft", {})["CUFFT_INVERSE"] = S(
     "HIPFFT_BACKWARD", note="CUFFT_INVERSE is CUFFT_BACKWARD (1)")
 # NCCL 2.28's ncclAlltoAll is RCCL's ncclAllToAll (same arguments, rccl/rccl.h)

@@ -28,6 +28,7 @@ import argparse
 import collections
 import glob
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -116,6 +117,20 @@ def check_hip(e, where, hip_hdrs, sides, rep):
     if len(rep.errors) > errors:
         return "wrong"
     return "newer" if since and vkey(since) > vkey(sides[-1].version) else "verified"
+
+
+def check_hip_defines(e, where, sides, rep):
+    """A header entry's hip_defines must each be tested by the HIP header of
+    the newest set that has it (#ifdef M, #if defined(M), ...)."""
+    side = next((s for s in reversed(sides) if s.tree.has(e["hip"])), None)
+    if side is None:
+        return
+    text = open(os.path.join(side.tree.inc, e["hip"]), errors="replace").read()
+    for macro in e["hip_defines"]:
+        if not re.search(r"#\s*(ifn?def\s+%s\b|(el)?if\b.*\bdefined\s*\(?\s*%s\b)"
+                         % (macro, macro), text):
+            rep.error(where, "hip_defines: HIP %s's %s does not test %s"
+                      % (side.version, e["hip"], macro))
 
 
 class Report:
@@ -236,6 +251,8 @@ def check_entries(maps, cuda, sides, rep):
             check_cuda(e, where, cuda, builtins, rep)
             if e.get("hip"):
                 st[check_hip(e, where, m.get("hip_headers") or [], sides, rep)] += 1
+            if e.get("hip_defines"):
+                check_hip_defines(e, where, sides, rep)
     return stats, entries_by_family
 
 

@@ -2,7 +2,7 @@
 import re
 
 KEY_ORDER = ["cuda", "hip", "kind", "status", "reason", "reason_id", "hip_since", "cuda_since",
-             "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "note"]
+             "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "hip_defines", "note"]
 KIND_ORDER = ["header", "namespace", "function", "type", "enumerator", "macro", "variable"]
 KIND_TITLE = {"header": "headers", "namespace": "namespaces", "function": "functions",
               "type": "types", "enumerator": "enumerators", "macro": "macros",
@@ -20,6 +20,8 @@ _STOP = {"the", "a", "an", "in", "of", "to", "for", "and", "or", "is", "by", "wi
 
 
 def scalar(v):
+    if isinstance(v, list):
+        return "[" + ", ".join(scalar(x) for x in v) + "]"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):

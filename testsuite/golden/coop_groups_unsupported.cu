@@ -2,7 +2,7 @@
 // through an alias and in templates alike, and left as written.
 #include <cooperative_groups.h>
 #include <cooperative_groups/memcpy_async.h>
-#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
 namespace cg = cooperative_groups;
 
 __global__ void stage(float *dst, const float *src, int n) {
@@ -14,7 +14,7 @@ __global__ void stage(float *dst, const float *src, int n) {
 template <typename T>
 __global__ void warp_sum(const T *in, T *out) {
   auto tile = cg::tiled_partition<32>(cg::this_thread_block());
-  T v = cg::reduce(tile, in[threadIdx.x], cg::plus<T>());
+  T v = cg::inclusive_scan(tile, in[threadIdx.x]);
   if (tile.thread_rank() == 0)
     out[threadIdx.x / 32] = v;
 }

@@ -25,3 +25,7 @@ int again(cusparseStatus_t status) {
 __global__ void relu4(const unsigned *in, unsigned *out) {
   out[threadIdx.x] = __vmaxs4(in[threadIdx.x], 0);
 }
+
+__global__ void dot4(const int *a, const int *b, int *out) {
+  out[threadIdx.x] = __dp4a(a[threadIdx.x], b[threadIdx.x], out[threadIdx.x]);
+}

@@ -1,5 +1,6 @@
 #include "mapping/ApiMap.h"
 #include "mapping/MapCache.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <gtest/gtest.h>
 
@@ -126,6 +127,24 @@ entries:
   EXPECT_EQ(Map.lookup("cudaX"), nullptr);
 }
 
+TEST_F(ApiMapTest, HipDefinesAreAListForHeaders) {
+  EXPECT_FALSE(Map.loadFile(write("defines.yaml", R"(family: cublas
+entries:
+  - {cuda: cublas_v2.h, hip: hipblas/hipblas.h, kind: header, hip_defines: [HIPBLAS_V2, HIPBLAS_USE_HIP_HALF]}
+  - {cuda: cublas.h, hip: hipblas/hipblas.h, kind: header, hip_defines: HIPBLAS_V2}
+  - {cuda: cublasCreate, hip: hipblasCreate, kind: function, hip_defines: [HIPBLAS_V2]}
+)")));
+  ASSERT_EQ(Map.issues().size(), 2u);
+  EXPECT_EQ(Map.issues()[0].Line, 4u);
+  EXPECT_NE(Map.issues()[0].Message.find("hip_defines must be a list of macro names"),
+            std::string::npos) << Map.issues()[0].Message;
+  EXPECT_EQ(Map.issues()[1].Line, 5u);
+  EXPECT_NE(Map.issues()[1].Message.find("hip_defines is for header entries"), std::string::npos)
+      << Map.issues()[1].Message;
+  EXPECT_EQ(Map.lookupHeader("cublas_v2.h")->HipDefines,
+            (std::vector<std::string>{"HIPBLAS_V2", "HIPBLAS_USE_HIP_HALF"}));
+}
+
 TEST_F(ApiMapTest, LaterFileOverridesWithNote) {
   ASSERT_TRUE(Map.loadFile(write("base.yaml", "family: runtime\nentries:\n"
                                               "  - {cuda: cudaMalloc, hip: hipMalloc, kind: function}\n")));
@@ -152,7 +171,7 @@ std::vector<std::string> describe(const ApiMap &Map) {
                     statusName(E->Status) + "|" + E->Family + "|" + E->Reason + "|" + E->Note +
                     "|" + (E->HipSince ? E->HipSince->str() : "-") + "|" + E->CudaSince + "|" +
                     E->CudaRemoved + "|" + (E->SymbolArg ? std::to_string(*E->SymbolArg) : "-") +
-                    "|" + (E->FunctionArg ? std::to_string(*E->FunctionArg) : "-") + "|" + E->HipRequires + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
+                    "|" + (E->FunctionArg ? std::to_string(*E->FunctionArg) : "-") + "|" + E->HipRequires + "|" + llvm::join(E->HipDefines, ",") + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
                     E->SourceFile + ":" + std::to_string(E->SourceLine) + ":" +
                     std::to_string(E->SourceColumn));
   for (const MapLoadIssue &I : Map.issues())
@@ -170,6 +189,7 @@ entries:
   - {cuda: cudaBar, kind: function, status: removed, cuda_removed: "12.0"}
   - {cuda: cudaFuncSetCacheConfig, hip: hipFuncSetCacheConfig, kind: function, function_arg: 0}
   - {cuda: cooperative_groups/reduce.h, hip: hip/hip_cooperative_groups.h, kind: header, hip_requires: hip/hip_runtime.h}
+  - {cuda: cublas_v2.h, hip: hipblas/hipblas.h, kind: header, hip_defines: [HIPBLAS_V2, HIPBLAS_USE_HIP_HALF]}
   - {cuda: __CUDACC__, hip: __HIPCC__, kind: macro, defined_only: true}
   - {cuda: "cub::", hip: "hipcub::", kind: namespace}
   - {cuda: cudaBad, kind: function, status: bogus}
@@ -190,6 +210,8 @@ TEST_F(ApiMapTest, CachedLoadRepeatsTheParsedOne) {
   EXPECT_EQ(describe(Parsed), describe(Cached));
   EXPECT_TRUE(Cached.hasNamespaces());
   EXPECT_EQ(Cached.lookupHeader("cooperative_groups/reduce.h")->HipRequires, "hip/hip_runtime.h");
+  EXPECT_EQ(Cached.lookupHeader("cublas_v2.h")->HipDefines,
+            (std::vector<std::string>{"HIPBLAS_V2", "HIPBLAS_USE_HIP_HALF"}));
 }
 
 TEST_F(ApiMapTest, CacheEntriesAreUsedAndACorruptOneIsIgnored) {

@@ -33,8 +33,8 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
 const std::set<std::string> KnownEntryKeys = {
     "cuda",         "hip",          "kind",         "status",      "reason",
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
-    "symbol_arg",   "function_arg", "hip_requires", "defined_only", "predefined",
-    "shim",         "hip_in_condition"};
+    "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
+    "predefined",   "shim",         "hip_in_condition"};
 const std::set<std::string> KnownFileKeys = {"family", "cuda_headers", "hip_headers", "reasons",
                                              "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -377,6 +377,7 @@ private:
     Require(!field(All, "hip").IsDefined() || !E.Hip.empty() || Header,
             "an empty 'hip' name is for header entries (it removes the include)");
     Require(E.HipRequires.empty() || Header, "hip_requires is for header entries");
+    Require(!field(All, "hip_defines").IsDefined() || Header, "hip_defines is for header entries");
     Require(E.HipInCondition.empty() || E.Kind == EntryKind::Macro,
             "defined_only and hip_in_condition are for macro entries");
     Require(E.Kind != EntryKind::Namespace ||
@@ -397,6 +398,12 @@ private:
       E.HipSince = HipVersion::parse(Since);
     for (const char *Flag : {"defined_only", "predefined"})
       Ok &= readMacroFlag(field(All, Flag), Flag, N, E);
+    if (YAML::Node Defines = field(All, "hip_defines"); Defines.IsDefined()) {
+      if (!YAML::convert<std::vector<std::string>>::decode(Defines, E.HipDefines)) {
+        fail(N, "'" + E.Cuda + "': hip_defines must be a list of macro names");
+        Ok = false;
+      }
+    }
     for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg}}) {
       YAML::Node Arg = field(All, Key);
       unsigned Index = 0;

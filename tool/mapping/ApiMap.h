@@ -32,6 +32,10 @@ struct ApiEntry {
   /// const void * where CUDA has a template overload for the function.
   std::optional<unsigned> FunctionArg;
   std::string HipRequires; // header entries: a HIP header that must come first
+  /// Header entries: macros defined before the HIP header, which select its
+  /// CUDA-shaped API (hipBLAS's HIPBLAS_V2: hipDataType and hipComplex
+  /// arguments, as cuBLAS takes).
+  std::vector<std::string> HipDefines;
   /// Macros: translated only where tested with defined()/#ifdef/#ifndef; a
   /// use of the value (__CUDA_ARCH__ >= 700) is kept and noted.
   bool DefinedOnly = false;

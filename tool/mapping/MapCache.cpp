@@ -31,6 +31,12 @@ json::Object encodeEntry(const ApiEntry &E) {
   Put("hip_requires", E.HipRequires);
   Put("shim", E.Shim);
   Put("hip_in_condition", E.HipInCondition);
+  if (!E.HipDefines.empty()) {
+    json::Array Defines;
+    for (const std::string &Macro : E.HipDefines)
+      Defines.push_back(Macro);
+    O["hip_defines"] = std::move(Defines);
+  }
   if (E.HipSince)
     O["hip_since"] = E.HipSince->str();
   if (E.SymbolArg)
@@ -66,6 +72,10 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
   E.HipRequires = text(O, "hip_requires");
   E.Shim = text(O, "shim");
   E.HipInCondition = text(O, "hip_in_condition");
+  if (const json::Array *Defines = O.getArray("hip_defines"))
+    for (const json::Value &Define : *Defines)
+      if (std::optional<llvm::StringRef> Name = Define.getAsString())
+        E.HipDefines.push_back(Name->str());
   if (std::optional<llvm::StringRef> Since = O.getString("hip_since"))
     E.HipSince = HipVersion::parse(Since->str());
   if (std::optional<int64_t> Arg = O.getInteger("symbol_arg"))

@@ -101,14 +101,20 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
     addFinding(Out, Text, Path, HeaderOffset, check_ids::HipVersion, Severity::Error,
                "header '" + Entry->Hip + "' needs HIP " + Entry->HipSince->str() +
                    "; the target is HIP " + Options.TargetHip.str());
-  if (!Entry->HipRequires.empty() && IncludedHip.insert(Entry->HipRequires).second) {
+  const std::string LineEnding =
+      LineEnd >= 2 && Text.compare(LineEnd - 2, 2, "\r\n") == 0 ? "\r\n" : "\n";
+  std::string Above;
+  if (!Entry->HipRequires.empty() && IncludedHip.insert(Entry->HipRequires).second)
     // The HIP header does not compile on its own (hip_cooperative_groups.h
     // needs hip_runtime.h), where nvcc's implicit cuda_runtime.h hid that.
-    const char *LineEnding =
-        LineEnd >= 2 && Text.compare(LineEnd - 2, 2, "\r\n") == 0 ? "\r\n" : "\n";
-    Out.Edits.push_back(
-        {LineBegin, 0, "#include <" + Entry->HipRequires + ">" + LineEnding, "include", Header});
-  }
+    Above += "#include <" + Entry->HipRequires + ">" + LineEnding;
+  // Written with the header, which is included once per file; a build that
+  // defines the macro itself keeps its definition.
+  for (const std::string &Macro : Entry->HipDefines)
+    Above += "#ifndef " + Macro + LineEnding + "#define " + Macro + LineEnding + "#endif" +
+             LineEnding;
+  if (!Above.empty())
+    Out.Edits.push_back({LineBegin, 0, Above, "include", Header});
   Out.Edits.push_back({HeaderOffset, HeaderLength, "<" + Entry->Hip + ">", "include", Header});
 }
 
