@@ -3,6 +3,7 @@
 
 #include "match/WarpAnalysis.h"
 #include "checks/Wave64Check.h"
+#include "core/SourceText.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -66,22 +67,10 @@ inline bool declaredAlone(const clang::VarDecl *V, clang::ASTContext &Ctx) {
   return true;
 }
 
-/// Spelled text of an expression, shortened for messages.
+/// Spelled text of an expression, blanks collapsed, shortened for messages.
 inline std::string exprText(const clang::Expr *E, const clang::SourceManager &SM,
                             size_t Max = 48) {
-  std::string T = spelledText(E->getSourceRange(), SM);
-  std::string Out;
-  bool Space = false;
-  for (char C : T) {
-    if (C == '\n' || C == '\t' || C == ' ') {
-      Space = true;
-      continue;
-    }
-    if (Space && !Out.empty())
-      Out += ' ';
-    Space = false;
-    Out += C;
-  }
+  std::string Out = collapseBlanks(spelledText(E->getSourceRange(), SM));
   if (Out.empty())
     return "this expression";
   if (Out.size() > Max)

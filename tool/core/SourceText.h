@@ -31,13 +31,14 @@ inline std::string lineAt(const std::string &Text, size_t Offset) {
   return Text.substr(Begin, End - Begin);
 }
 
-/// Trimmed, with every run of blanks collapsed to one space: the form of a
-/// line that survives re-indentation (used by baseline fingerprints).
-inline std::string normaliseLine(const std::string &Line) {
+/// Trimmed, with every run of blanks (newlines too) collapsed to one space:
+/// the form of a line that survives re-indentation (baseline fingerprints),
+/// and of an expression's spelling in a message.
+inline std::string collapseBlanks(const std::string &Text) {
   std::string Out;
   bool Blank = false;
-  for (char C : Line) {
-    if (C == ' ' || C == '\t' || C == '\r' || C == '\v' || C == '\f') {
+  for (char C : Text) {
+    if (C == ' ' || C == '\t' || C == '\r' || C == '\v' || C == '\f' || C == '\n') {
       Blank = true;
       continue;
     }

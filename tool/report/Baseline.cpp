@@ -33,7 +33,7 @@ std::vector<std::string> fingerprintDiagnostics(const RunResult &Run) {
     std::string Line;
     auto It = ByDisplay.find(D.File);
     if (D.Line && It != ByDisplay.end())
-      Line = normaliseLine(lineAt(It->second->Original, D.Offset));
+      Line = collapseBlanks(lineAt(It->second->Original, D.Offset));
     unsigned Index = Seen[{D.CheckId, D.File, Line}]++;
     std::string Key = "cu2dcu-fingerprint-v1";
     for (const std::string *Part : {&D.CheckId, &D.File, static_cast<const std::string *>(&Line)}) {
