@@ -93,8 +93,10 @@ private:
       return std::nullopt;
     E = E->IgnoreParenImpCasts();
     if (const auto *Mul = dyn_cast<BinaryOperator>(E); Mul && Mul->getOpcode() == BO_Mul)
-      for (const Expr *Side : {Mul->getLHS(), Mul->getRHS()})
-        if (auto C = analysis().warpConstant(Side, Ctx, {32}, Mul->getOperatorLoc())) {
+      for (auto [Side, Other] : {std::pair(Mul->getLHS(), Mul->getRHS()),
+                                 std::pair(Mul->getRHS(), Mul->getLHS())})
+        if (auto C = analysis().warpConstant(Side, Ctx, {32}, Mul->getOperatorLoc());
+            C && !roundsTo32(Other, Ctx)) {
           Product = Mul;
           return C;
         }
@@ -109,6 +111,13 @@ private:
       if (auto C = productWith32(dyn_cast_or_null<Expr>(Child), Ctx, Followed, Product))
         return C;
     return std::nullopt;
+  }
+
+  /// `(n + 31) / 32` in `(n + 31) / 32 * 32`: the product rounds a thread
+  /// count up to whole warps rather than counting warps of work.
+  bool roundsTo32(const Expr *E, ASTContext &Ctx) {
+    const auto *Div = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    return Div && Div->getOpcode() == BO_Div && analysis().warpConstant(Div->getRHS(), Ctx, {32});
   }
 
   /// The named warp-size constant (WARP_SIZE, 32) a block size is built from.

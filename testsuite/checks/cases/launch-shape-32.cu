@@ -25,9 +25,12 @@ void run_extensions(float *out, unsigned vec_size) {
 }
 
 // Quiet: a grid divided by 32, a 32 that never reaches a launch, a block
-// size passed in, and a constant block of 32 * 4 = 128 threads.
+// size passed in, a constant block of 32 * 4 = 128 threads, and a thread
+// count rounded up to whole warps (logprob).
 void quiet(float *out, int n, int threads) {
   int bytes = 32 * n;
+  const int rounded = n < 1024 ? (n + 31) / 32 * 32 : 1024;
+  rows<<<n, rounded>>>(out, n);
   float *tmp = nullptr;
   cudaMalloc(&tmp, bytes);
   rows<<<(n + 31) / 32, 256>>>(out, n);
