@@ -1,39 +1,26 @@
-// lane-groups-fixed-lane.cu with --fix-wave64: in 32-lane groups the safe fix
-// pins each default-width shuffle other than an xor to width 32, which keeps
-// CUDA's meaning (each half of the wavefront shuffles as one 32-lane warp);
-// the lane and group math by 32 stays as written. A shuffle spelled in a
-// macro body gets the finding but no fix.
+// --fix-wave64 in code that works in 32-lane groups (segsort's merge step):
+// the broadcast from lane 8 names a position inside a 32-lane group, so the
+// safe fix pins each default-width shuffle other than an xor to width 32,
+// which keeps CUDA's meaning (each half of the wavefront shuffles as one
+// 32-lane warp). The lane math by 32 stays as written. A shuffle spelled in
+// a macro body gets the finding but no fix (the body stands for every use).
 #include <cuda_runtime.h>
 
-__device__ int exchange(int k, int mask) {
-  return __shfl_xor_sync(0xffffffff, k, mask);
+#define FROM_LANE(v, l) __shfl_sync(0xffffffff, v, l)
+
+__device__ float pairMax(float v, int distance) {
+  float other = __shfl_xor_sync(0xffffffff, v, distance);  // xor: no width needed
+  return fmaxf(v, other);
 }
 
-// Never instantiated: its parameter constrains nothing.
-template <class K>
-__device__ K exchangeUnused(K k, int mask) {
-  return __shfl_xor_sync(0xffffffff, k, mask);
-}
-
-__device__ int groupScan(int v, int lane) {
-  for (int i = 1; i < 32; i *= 2) {     // quiet: offsets inside the group
-    int other = __shfl_up_sync(0xffffffff, v, i);
-    if (lane >= i)
-      v += other;
-  }
-  return v;
-}
-
-#define BROADCAST(v, l) __shfl_sync(0xffffffff, v, l)
-
-__global__ void sortPairs(const int *keys, int *out, int segments) {
-  const int lane = threadIdx.x & 31;    // quiet: lane in the group
-  const int group = threadIdx.x / 32;   // quiet: group id
-  int groups = blockDim.x / 32;         // quiet: group count
-  int k = keys[(group << 7) + lane + 32];
-  k = exchange(k, 0x1);
-  k = exchange(k, 0x10);
-  int half = __shfl_sync(0xffffffff, k, 16);
-  half += BROADCAST(k, 8);
-  out[blockIdx.x * groups + group] = groupScan(k < half ? k : half, lane) + segments;
+__global__ void mergeStep(const float *in, float *out) {
+  int lane = threadIdx.x % 32;
+  int segment = threadIdx.x / 32;
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  v = pairMax(v, 4);
+  v = pairMax(v, 2);
+  float pivot = __shfl_sync(0xffffffff, v, 8);
+  float next = __shfl_down_sync(0xffffffff, v, 1);
+  float first = FROM_LANE(v, 0);
+  out[segment * 32 + lane] = lane < 31 ? fminf(next, pivot) : first;
 }
