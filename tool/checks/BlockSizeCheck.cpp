@@ -6,6 +6,7 @@
 #include "checks/CheckSupport.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace cu2dcu {
@@ -63,16 +64,22 @@ public:
 
 private:
   llvm::SmallPtrSet<const Expr *, 8> ReportedProducts;
+  /// What each local variable's initialiser holds (a product with 32 or
+  /// nothing), kept across the launches of the translation unit.
+  struct Shape {
+    std::optional<WarpConstant> C;
+    const Expr *Product = nullptr;
+  };
+  llvm::DenseMap<const VarDecl *, Shape> Shapes;
 
   /// A launch shape computed with 32 lanes per warp (`int threads = 32 *
   /// warps;`, `blocks = (n * 32 + 255) / 256`, `sizeof(T) * 32 * F` bytes of
   /// shared memory): the product with a literal 32 in the argument or in the
   /// initialisers of the local variables it is computed from. Each variable is
-  /// followed once, so the walk is linear in the function's size.
+  /// followed once (Shapes), so the walk is linear in the function's size.
   void onShapeFrom32(const Expr *Arg, const char *Role, ASTContext &Ctx) {
-    llvm::SmallPtrSet<const VarDecl *, 8> Followed;
     const Expr *Product = nullptr;
-    auto C = productWith32(Arg, Ctx, Followed, Product);
+    auto C = productWith32(Arg, Ctx, Product);
     if (!C || !ReportedProducts.insert(Product).second)
       return;
     const SourceManager &SM = Ctx.getSourceManager();
@@ -87,7 +94,6 @@ private:
   }
 
   std::optional<WarpConstant> productWith32(const Expr *E, ASTContext &Ctx,
-                                            llvm::SmallPtrSetImpl<const VarDecl *> &Followed,
                                             const Expr *&Product) {
     if (!E)
       return std::nullopt;
@@ -101,14 +107,19 @@ private:
           return C;
         }
     if (const VarDecl *V = varOf(E); V && V->hasLocalStorage() && !isa<ParmVarDecl>(V)) {
-      if (!Followed.insert(V).second)
-        return std::nullopt;
-      return productWith32(V->getInit(), Ctx, Followed, Product);
+      auto [It, New] = Shapes.try_emplace(V); // an empty entry first: no cycles
+      if (New) {
+        Shape Found;
+        Found.C = productWith32(V->getInit(), Ctx, Found.Product);
+        It = Shapes.insert_or_assign(V, Found).first;
+      }
+      Product = It->second.Product;
+      return It->second.C;
     }
     if (isa<UnaryExprOrTypeTraitExpr>(E))
       return std::nullopt; // sizeof(T[32]): a size, not a count of threads
     for (const Stmt *Child : E->children())
-      if (auto C = productWith32(dyn_cast_or_null<Expr>(Child), Ctx, Followed, Product))
+      if (auto C = productWith32(dyn_cast_or_null<Expr>(Child), Ctx, Product))
         return C;
     return std::nullopt;
   }
