@@ -6,6 +6,8 @@
 #include "checks/CheckSupport.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace cu2dcu {
 
@@ -37,6 +39,10 @@ public:
     const FunctionFlow &Flow = analysis().flowAt(Launch, Ctx);
     const Expr *Block = Config->getArg(1);
     auto Threads = threadsOf(Block, Flow, Ctx, 0);
+    static const char *const Roles[] = {"grid size", "block size", "dynamic shared memory size"};
+    for (unsigned I = 0; I < Config->getNumArgs() && I < 3; ++I)
+      if (I != 1 || !Threads) // a constant block size gets the note below
+        onShapeFrom32(Config->getArg(I), Roles[I], Ctx);
     if (!Threads || *Threads <= 1 || *Threads % 64 == 0)
       return; // <<<1, 1>>>: serial code, no wavefront to fill
     uint64_t N = *Threads, Waves = (N + 63) / 64, Idle = Waves * 64 - N;
@@ -57,6 +63,74 @@ public:
   }
 
 private:
+  llvm::SmallPtrSet<const Expr *, 8> ReportedProducts;
+  /// What each local variable's initialiser holds (a product with 32 or
+  /// nothing), kept across the launches of the translation unit.
+  struct Shape {
+    std::optional<WarpConstant> C;
+    const Expr *Product = nullptr;
+  };
+  llvm::DenseMap<const VarDecl *, Shape> Shapes;
+
+  /// A launch shape computed with 32 lanes per warp (`int threads = 32 *
+  /// warps;`, `blocks = (n * 32 + 255) / 256`, `sizeof(T) * 32 * F` bytes of
+  /// shared memory): the product with a literal 32 in the argument or in the
+  /// initialisers of the local variables it is computed from. Each variable is
+  /// followed once (Shapes), so the walk is linear in the function's size.
+  void onShapeFrom32(const Expr *Arg, const char *Role, ASTContext &Ctx) {
+    const Expr *Product = nullptr;
+    auto C = productWith32(Arg, Ctx, Product);
+    if (!C || !ReportedProducts.insert(Product).second)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    report(C->Named ? useLoc(Product->getBeginLoc(), SM) : C->LiteralLoc, Severity::Note,
+           "the launch's " + std::string(Role) + " is computed with 32 threads per warp ('" +
+               exprText(Product, SM) +
+               "'): a kernel that works per wavefront gets warpSize (64) lanes per unit of "
+               "work on DCU, so the shape covers half of the units; size it with the "
+               "device's warp size (cudaDeviceProp::warpSize) or confirm the kernel works in "
+               "32-thread groups",
+           {}, C->DefinitionLoc);
+  }
+
+  std::optional<WarpConstant> productWith32(const Expr *E, ASTContext &Ctx,
+                                            const Expr *&Product) {
+    if (!E)
+      return std::nullopt;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Mul = dyn_cast<BinaryOperator>(E); Mul && Mul->getOpcode() == BO_Mul)
+      for (auto [Side, Other] : {std::pair(Mul->getLHS(), Mul->getRHS()),
+                                 std::pair(Mul->getRHS(), Mul->getLHS())})
+        if (auto C = analysis().warpConstant(Side, Ctx, {32}, Mul->getOperatorLoc());
+            C && !roundsTo32(Other, Ctx)) {
+          Product = Mul;
+          return C;
+        }
+    if (const VarDecl *V = varOf(E); V && V->hasLocalStorage() && !isa<ParmVarDecl>(V)) {
+      auto [It, New] = Shapes.try_emplace(V); // an empty entry first: no cycles
+      if (New) {
+        Shape Found;
+        Found.C = productWith32(V->getInit(), Ctx, Found.Product);
+        It = Shapes.insert_or_assign(V, Found).first;
+      }
+      Product = It->second.Product;
+      return It->second.C;
+    }
+    if (isa<UnaryExprOrTypeTraitExpr>(E))
+      return std::nullopt; // sizeof(T[32]): a size, not a count of threads
+    for (const Stmt *Child : E->children())
+      if (auto C = productWith32(dyn_cast_or_null<Expr>(Child), Ctx, Product))
+        return C;
+    return std::nullopt;
+  }
+
+  /// `(n + 31) / 32` in `(n + 31) / 32 * 32`: the product rounds a thread
+  /// count up to whole warps rather than counting warps of work.
+  bool roundsTo32(const Expr *E, ASTContext &Ctx) {
+    const auto *Div = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    return Div && Div->getOpcode() == BO_Div && analysis().warpConstant(Div->getRHS(), Ctx, {32});
+  }
+
   /// The named warp-size constant (WARP_SIZE, 32) a block size is built from.
   std::optional<WarpConstant> warpSizeIn(const Expr *E, ASTContext &Ctx) {
     if (auto C = analysis().warpConstant(E, Ctx, {32}); C && C->Named)

@@ -6,7 +6,7 @@
 // left alone: the DCU compile never sees it.
 #include "checks/CheckSupport.h"
 
-#include "translate/RawTokens.h"
+#include "checks/LexicalWave64Scan.h"
 
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
@@ -82,54 +82,6 @@ bool looksLikePtx(const std::string &Asm) {
     if (Asm.find(M) != std::string::npos)
       return true;
   return false;
-}
-
-/// The branches of #if / #ifdef / #elif whose condition is a single macro
-/// that only NVIDIA compiles define and that the translation keeps as written
-/// (__PTX__, __NVPTX__, __HIP_PLATFORM_NVIDIA__): the AMD compile never sees
-/// their code. One pass over the file's raw tokens.
-std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text) {
-  static const llvm::Regex NvidiaOnly("^__(PTX|NVPTX|HIP_PLATFORM_NVIDIA|HIP_PLATFORM_NVCC)__$");
-  std::vector<RawToken> T = lexRaw(Text, 0, Text.size());
-  struct Open {
-    bool Nvidia;
-    unsigned Begin;
-  };
-  std::vector<Open> Stack;
-  std::vector<ByteRange> Ranges;
-  auto Close = [&](unsigned At) {
-    if (!Stack.empty() && Stack.back().Nvidia)
-      Ranges.push_back({Stack.back().Begin, At});
-  };
-  for (size_t I = 0; I + 1 < T.size(); ++I) {
-    if (T[I].Kind != tok::hash || !T[I].StartsLine)
-      continue;
-    std::string Directive = cleanSpelling(Text, T[I + 1]);
-    // The condition's identifiers other than 'defined', up to the line's end.
-    std::vector<std::string> Names;
-    bool Plain = true;
-    size_t End = I + 2;
-    for (; End < T.size() && !T[End].StartsLine; ++End) {
-      std::string S = cleanSpelling(Text, T[End]);
-      if (T[End].Kind == tok::raw_identifier && S != "defined")
-        Names.push_back(S);
-      else if (T[End].Kind != tok::l_paren && T[End].Kind != tok::r_paren && S != "defined")
-        Plain = false;
-    }
-    bool Nvidia = Plain && Names.size() == 1 && NvidiaOnly.match(Names[0]) &&
-                  Directive != "ifndef";
-    unsigned LineEnd = End < T.size() ? T[End].Offset : Text.size();
-    if (Directive == "if" || Directive == "ifdef" || Directive == "ifndef") {
-      Stack.push_back({Nvidia, LineEnd});
-    } else if ((Directive == "elif" || Directive == "else") && !Stack.empty()) {
-      Close(T[I].Offset);
-      Stack.back() = {Directive == "elif" && Nvidia, LineEnd};
-    } else if (Directive == "endif" && !Stack.empty()) {
-      Close(T[I].Offset);
-      Stack.pop_back();
-    }
-  }
-  return Ranges;
 }
 
 class InlinePtxCheck : public Wave64Check {

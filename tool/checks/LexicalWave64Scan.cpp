@@ -17,6 +17,9 @@ using clang::tok::TokenKind;
 namespace tok = clang::tok;
 
 constexpr const char *LowConfidenceNote = " (token-level finding: no AST, lower confidence)";
+constexpr const char *UnseenCodeNote =
+    " (token-level finding in code the parse did not compile, such as an inactive #if "
+    "branch: lower confidence)";
 
 class Scan {
 public:
@@ -30,8 +33,11 @@ public:
         definition(I + 2, I + 3, /*Directive=*/true);
       else if (T[I].Kind == tok::raw_identifier && is(I + 1, tok::equal))
         definition(I, I + 2, /*Directive=*/false);
-      if (DefinitionsOnly)
+      if (DefinitionsOnly) {
+        if (isAsm(I) && !inNvidiaOnlyBranch(T[I].Offset))
+          inlinePtx(I);
         continue;
+      }
       if (T[I].Kind == tok::raw_identifier)
         identifier(I);
       else if (isLaneOperator(I))
@@ -53,12 +59,29 @@ private:
       return std::nullopt;
     return V;
   }
-  void report(size_t I, const char *Id, Severity Level, const std::string &Message) {
+  void report(size_t I, const char *Id, Severity Level, const std::string &Message,
+              const char *LowConfidence = LowConfidenceNote) {
     if (isSuppressed(Text, T[I].Offset, Id))
       return;
-    addFinding(Out, Text, Path, T[I].Offset, Id, Level,
-               DefinitionsOnly ? Message : Message + LowConfidenceNote);
-    Out.Diagnostics.back().LowConfidence = !DefinitionsOnly;
+    bool Low = !DefinitionsOnly || LowConfidence != LowConfidenceNote;
+    addFinding(Out, Text, Path, T[I].Offset, Id, Level, Low ? Message + LowConfidence : Message);
+    Out.Diagnostics.back().LowConfidence = Low;
+  }
+
+  bool isAsm(size_t I) const {
+    if (!is(I, tok::raw_identifier))
+      return false;
+    std::string Name = spelling(I);
+    return Name == "asm" || Name == "__asm__" || Name == "__asm";
+  }
+
+  /// PTX in `#if defined(__PTX__)` is for NVIDIA compiles only (computed on
+  /// first use: most files have no asm).
+  bool inNvidiaOnlyBranch(unsigned Offset) {
+    if (!NvidiaOnly)
+      NvidiaOnly = nvidiaOnlyBranches(Text);
+    return llvm::any_of(*NvidiaOnly,
+                        [&](const ByteRange &R) { return Offset >= R.Begin && Offset < R.End; });
   }
 
   static bool isWarpSizeName(llvm::StringRef Name) {
@@ -94,7 +117,7 @@ private:
     std::string Name = spelling(I);
     if (isWarpCall(Name) && is(I + 1, tok::l_paren))
       maskArgument(I, Name);
-    else if (Name == "asm" || Name == "__asm__" || Name == "__asm")
+    else if (isAsm(I))
       inlinePtx(I);
     else if (Name == "for" && is(I + 1, tok::l_paren))
       shuffleLoop(I + 1);
@@ -126,14 +149,20 @@ private:
                  "; lanes 32-63 of a wavefront are never selected");
   }
 
-  /// `asm("mov.u32 %0, %%laneid;" ...)` and other warp PTX.
+  /// `asm("mov.u32 %0, %%laneid;" ...)` and other warp PTX. In a file the
+  /// AST checked, the scan sees what the AST did not (an inactive #if branch,
+  /// a macro never expanded) and reports at the `asm`, the line the AST check
+  /// would use: the driver keeps it only where the AST check did not report.
   void inlinePtx(size_t Asm) {
     static const llvm::Regex Warp("%laneid|%lanemask|%warpid|shfl\\.|vote\\.|activemask");
     for (size_t I = Asm + 1; I < T.size() && I < Asm + 8 && !is(I, tok::semi); ++I)
       if (is(I, tok::string_literal) && Warp.match(spelling(I))) {
-        report(I, "W64-INLINE-PTX", Severity::Error,
-               "inline PTX with warp-level semantics has no HIP equivalent; use the HIP "
-               "intrinsic (__lane_id(), __ballot, __shfl...)");
+        const char *Message = "inline PTX with warp-level semantics has no HIP equivalent; use "
+                              "the HIP intrinsic (__lane_id(), __ballot, __shfl...)";
+        if (DefinitionsOnly)
+          report(Asm, "W64-INLINE-PTX", Severity::Warning, Message, UnseenCodeNote);
+        else
+          report(I, "W64-INLINE-PTX", Severity::Error, Message);
         return;
       }
   }
@@ -205,9 +234,54 @@ private:
   FileFindings &Out;
   std::vector<RawToken> T;
   const bool DefinitionsOnly;
+  std::optional<std::vector<ByteRange>> NvidiaOnly;
 };
 
 } // namespace
+
+std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text) {
+  static const llvm::Regex NvidiaOnly("^__(PTX|NVPTX|HIP_PLATFORM_NVIDIA|HIP_PLATFORM_NVCC)__$");
+  std::vector<RawToken> T = lexRaw(Text, 0, Text.size());
+  struct Open {
+    bool Nvidia;
+    unsigned Begin;
+  };
+  std::vector<Open> Stack;
+  std::vector<ByteRange> Ranges;
+  auto Close = [&](unsigned At) {
+    if (!Stack.empty() && Stack.back().Nvidia)
+      Ranges.push_back({Stack.back().Begin, At});
+  };
+  for (size_t I = 0; I + 1 < T.size(); ++I) {
+    if (T[I].Kind != tok::hash || !T[I].StartsLine)
+      continue;
+    std::string Directive = cleanSpelling(Text, T[I + 1]);
+    // The condition's identifiers other than 'defined', up to the line's end.
+    std::vector<std::string> Names;
+    bool Plain = true;
+    size_t End = I + 2;
+    for (; End < T.size() && !T[End].StartsLine; ++End) {
+      std::string S = cleanSpelling(Text, T[End]);
+      if (T[End].Kind == tok::raw_identifier && S != "defined")
+        Names.push_back(S);
+      else if (T[End].Kind != tok::l_paren && T[End].Kind != tok::r_paren && S != "defined")
+        Plain = false;
+    }
+    bool Nvidia = Plain && Names.size() == 1 && NvidiaOnly.match(Names[0]) &&
+                  Directive != "ifndef";
+    unsigned LineEnd = End < T.size() ? T[End].Offset : Text.size();
+    if (Directive == "if" || Directive == "ifdef" || Directive == "ifndef") {
+      Stack.push_back({Nvidia, LineEnd});
+    } else if ((Directive == "elif" || Directive == "else") && !Stack.empty()) {
+      Close(T[I].Offset);
+      Stack.back() = {Directive == "elif" && Nvidia, LineEnd};
+    } else if (Directive == "endif" && !Stack.empty()) {
+      Close(T[I].Offset);
+      Stack.pop_back();
+    }
+  }
+  return Ranges;
+}
 
 void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out,
                          Wave64Scan What) {

@@ -8,6 +8,7 @@
 #include "core/TranslationResult.h"
 
 #include <string>
+#include <vector>
 
 namespace cu2dcu {
 
@@ -19,6 +20,12 @@ enum class Wave64Scan {
   /// at the uses; the definition is the line to change.
   Definitions,
 };
+
+/// The branches of #if / #ifdef / #elif whose condition is a single macro
+/// that only NVIDIA compiles define and that the translation keeps as written
+/// (__PTX__, __NVPTX__, __HIP_PLATFORM_NVIDIA__): the AMD compile never sees
+/// their code. One pass over the file's raw tokens.
+std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text);
 
 /// Scans Text for warp-32 assumptions and adds the findings to Out.
 void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out,

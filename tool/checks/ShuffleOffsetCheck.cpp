@@ -323,7 +323,24 @@ private:
            "'" + W.Name + "' reads lanes of a 32-lane group (the code broadcasts from a fixed "
            "lane inside one, so it works in 32-lane groups) but has the default width, 64 "
            "on a 64-lane wavefront: lanes 32-63 would read lanes 0-31; pass width 32",
-           {});
+           pinWidth32(W));
+  }
+
+  /// Width 32 keeps CUDA's meaning: each half of the wavefront shuffles as
+  /// one 32-lane warp, the groups the rest of the code numbers. Safe: the
+  /// translation unit reads no whole-warp value and every lane or offset
+  /// lies in [0, 32) (explicitLaneGroups). A call spelled in a macro body
+  /// stands for other expansions too and is left to the reviewer.
+  static std::vector<Wave64Fix> pinWidth32(const WarpCall &W) {
+    SourceLocation Close = W.Call->getRParenLoc();
+    if (Close.isInvalid() || Close.isMacroID())
+      return {};
+    Wave64Fix Fix;
+    Fix.Begin = Close;
+    Fix.Replacement = ", 32";
+    Fix.Description = "pass width 32 (a 32-lane group, as in CUDA)";
+    Fix.Safe = true;
+    return {Fix};
   }
 };
 

@@ -117,6 +117,37 @@ private:
     report(B->getOperatorLoc(), Severity::Warning, Message, std::move(Fixes), C->DefinitionLoc);
   }
 
+  llvm::DenseMap<const FunctionDecl *, bool> ReadsWarpSize;
+
+  /// `__shared__ int4 sh_b[32 * F]` in a kernel that works per warpSize lanes
+  /// (quantAQLM): F slots per lane of a 32-lane warp, while the kernel's
+  /// warpSize-based loops fill F per lane of a 64-lane wavefront on DCU.
+  void onSizedPerLane(const VarDecl *V, const FunctionDecl *F, ASTContext &Ctx) {
+    TypeSourceInfo *TSI = V->getTypeSourceInfo();
+    auto AL = TSI ? TSI->getTypeLoc().getAs<ConstantArrayTypeLoc>() : ConstantArrayTypeLoc();
+    const auto *Mul = dyn_cast_or_null<BinaryOperator>(
+        AL && AL.getSizeExpr() ? AL.getSizeExpr()->IgnoreParenImpCasts() : nullptr);
+    if (!Mul || Mul->getOpcode() != BO_Mul)
+      return;
+    std::optional<WarpConstant> C;
+    for (const Expr *Side : {Mul->getLHS(), Mul->getRHS()})
+      if (!C)
+        C = analysis().warpConstant(Side, Ctx, {32}, Mul->getOperatorLoc());
+    if (!C)
+      return;
+    auto [It, New] = ReadsWarpSize.try_emplace(F, false);
+    if (New)
+      It->second = referencesWarpSize(F->getBody());
+    if (!It->second)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    report(C->Named ? useLoc(Mul->getBeginLoc(), SM) : C->LiteralLoc, Severity::Warning,
+           "'" + V->getName().str() + "' is sized for 32 lanes ('" + exprText(Mul, SM) +
+               "') in a function that works per warpSize lanes: on a 64-lane wavefront its "
+               "warpSize-based indexing needs twice as many elements; size it for 64 lanes",
+           {}, C->DefinitionLoc);
+  }
+
   static const VarDecl *rootArray(const Expr *Base) {
     Base = Base->IgnoreParenImpCasts();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
@@ -128,11 +159,11 @@ private:
     if (!inTranslatedCode(context(), V->getLocation()))
       return;
     const auto *Array = Ctx.getAsConstantArrayType(V->getType());
-    if (!Array || Array->getSize().getZExtValue() != 32)
-      return;
     const FunctionDecl *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-    if (!F || F->isTemplateInstantiation())
+    if (!Array || !F || F->isTemplateInstantiation())
       return;
+    if (Array->getSize().getZExtValue() != 32)
+      return onSizedPerLane(V, F, Ctx);
     WarpAnalysis &A = analysis();
     const FunctionFlow &Flow = A.flow(F, Ctx);
     bool ByWarp = false;

@@ -16,11 +16,12 @@ std::unique_ptr<Wave64Check> makeShuffleOffsetCheck(SourceContext &, std::shared
 std::unique_ptr<Wave64Check> makeWarpCountCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
 std::unique_ptr<Wave64Check> makeInlinePtxCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
 std::unique_ptr<Wave64Check> makeBlockSizeCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
+std::unique_ptr<Wave64Check> makeWarpSyncCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
 
 std::vector<std::unique_ptr<Wave64Check>> makeWave64Checks(SourceContext &Context) {
   static const CheckFactory Factories[] = {
       makeLaneMathCheck,  makeMask32Check,     makeBallotNarrowCheck, makeShuffleOffsetCheck,
-      makeWarpCountCheck, makeInlinePtxCheck,  makeBlockSizeCheck,
+      makeWarpCountCheck, makeInlinePtxCheck,  makeBlockSizeCheck,     makeWarpSyncCheck,
   };
   auto Analysis = std::make_shared<WarpAnalysis>();
   std::vector<std::unique_ptr<Wave64Check>> Checks;

@@ -297,7 +297,7 @@ std::string spelledText(SourceRange Range, const SourceManager &SM) {
   return {};
 }
 
-static bool referencesWarpSize(const Stmt *S) {
+bool referencesWarpSize(const Stmt *S) {
   if (!S)
     return false;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S))

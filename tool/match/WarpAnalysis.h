@@ -148,6 +148,8 @@ const clang::Stmt *parentSkippingParens(const clang::Expr *E, clang::ASTContext 
 bool isDeviceFunction(const clang::FunctionDecl *F);
 /// Source text of a token range, as spelled.
 std::string spelledText(clang::SourceRange Range, const clang::SourceManager &SM);
+/// Whether S reads the builtin warpSize anywhere.
+bool referencesWarpSize(const clang::Stmt *S);
 /// E's integer value when it is a constant expression.
 std::optional<int64_t> constantOf(const clang::Expr *E, clang::ASTContext &Ctx);
 /// The variable E names (parentheses and casts ignored), or null.

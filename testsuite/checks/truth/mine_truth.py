@@ -16,6 +16,7 @@ import argparse, collections, difflib, json, os, re, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CORPUS = "/work/shared/corpus/hecbench"
 DEFAULT_OUT = os.path.join(HERE, "dev-truth.json")
+DEFAULT_REVIEW = os.path.join(HERE, "review.json")
 SOURCE_EXTS = {".cu", ".cpp", ".cc", ".cxx", ".c"}
 HEADER_EXTS = {".cuh", ".h", ".hpp", ".inc"}
 SNIPPET_CHARS = 120
@@ -478,6 +479,27 @@ def mine(corpus, names):
     return entries, paired
 
 
+def reviewed_entries(corpus, review_path, mined):
+    """Truth lines added by review (review.json): lines the port left unchanged
+    that still hard-code the 32-lane warp, kept as 'extended' with the reviewer's
+    reason. A line the miner already holds is left as mined."""
+    with open(review_path, encoding="utf-8") as f:
+        review = json.load(f)
+    have = {(e["benchmark"], e["file"], e["line"]) for e in mined}
+    added = []
+    for group in review["lines"]:
+        name, rel = group["benchmark"], group["file"]
+        cuda_raw = read_text(os.path.join(corpus, name + "-cuda", rel)).split("\n")
+        for line in group["lines"]:
+            if (name, rel, line) in have:
+                continue
+            added.append({"benchmark": name, "file": rel, "line": line, "class": group["class"],
+                          "tier": "extended", "why": group["why"],
+                          "cuda": snippet(cuda_raw[line - 1]), "hip": snippet(cuda_raw[line - 1]),
+                          "reviewed": True})
+    return added
+
+
 def summarize(entries):
     summary = {}
     for cls in CLASSES:
@@ -519,9 +541,15 @@ def main():
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--only", nargs="*", help="benchmarks to mine (default: all)")
+    ap.add_argument("--review", default=DEFAULT_REVIEW,
+                    help="reviewed lines to add (default: review.json; '' for none)")
     args = ap.parse_args()
     names = args.only or benchmark_names(args.corpus)
     entries, paired = mine(args.corpus, names)
+    if args.review:
+        entries += [e for e in reviewed_entries(args.corpus, args.review, entries)
+                    if e["benchmark"] in names]
+        entries.sort(key=lambda e: (e["benchmark"], e["file"], e["line"]))
     summary = summarize(entries)
     benchmarks = sorted({e["benchmark"] for e in entries})
     write_json(args.out, {"corpus": os.path.basename(os.path.normpath(args.corpus)),
