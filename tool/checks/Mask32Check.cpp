@@ -45,9 +45,7 @@ public:
       return;
     // What the translator does with this call (decided over all template
     // instantiations and macro expansions of it).
-    if (!Planner)
-      Planner = std::make_unique<WarpCallPlanner>(context(), Ctx);
-    const WarpCallDecision *Decision = Planner->decisionFor(*Call);
+    const WarpCallDecision *Decision = warpPlan().decisionFor(*Call);
     if (!Decision)
       return;
     const MaskInfo &Mask = Decision->Mask;
@@ -136,8 +134,6 @@ public:
   }
 
 private:
-  std::unique_ptr<WarpCallPlanner> Planner;
-
   /// Widens the macro or variable that holds a full 32-bit mask.
   std::vector<Wave64Fix> widenDefinition(const MaskInfo &Mask, ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
@@ -164,9 +160,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Wave64Check> makeMask32Check(SourceContext &Context,
-                                             std::shared_ptr<WarpAnalysis> Analysis) {
-  return std::make_unique<Mask32Check>("W64-MASK32", Context, std::move(Analysis));
+std::unique_ptr<Wave64Check> makeMask32Check(Wave64Context &Shared) {
+  return std::make_unique<Mask32Check>("W64-MASK32", Shared);
 }
 
 } // namespace cu2dcu
