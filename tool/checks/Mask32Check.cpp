@@ -5,7 +5,8 @@
 // *_sync functions reject masks that are not 64-bit.
 //
 // What happens to the mask depends on the target and is decided by the warp
-// intrinsic translator (plannedMaskAction); this check explains it:
+// intrinsic translator (plannedMaskAction, read from the unit's warp plan);
+// this check explains it, whatever else the translator reports about the call:
 //  - a full mask the translator drops (HIP < 6.2) or widens (>= 6.2): note;
 //  - a full mask held by a macro or variable on HIP >= 6.2: warning, with the
 //    safe fix of widening its definition to 0xffffffffffffffffull;
@@ -73,8 +74,6 @@ public:
 
     switch (Mask.Kind) {
     case MaskKind::Full32:
-      if (Action == MaskAction::Refuse)
-        return; // the translator reports the call
       if (isDrop(Action)) {
         Report(Severity::Note,
                "32-bit lane mask " + Desc + " dropped: " +
@@ -105,8 +104,6 @@ public:
              widenDefinition(Mask, Ctx));
       return;
     case MaskKind::Partial32:
-      if (Decision->Mixed)
-        return; // the translator reports the call
       Report(Severity::Warning,
              "32-bit lane mask " + Desc + " given to " + Fn +
                  " selects lanes of a 32-lane warp; a wavefront has 64 lanes, so lanes 32-63 are "
@@ -120,8 +117,8 @@ public:
                    "0xffffffffffffffffull");
       return;
     case MaskKind::Dynamic32:
-      if ((Old && Call->takenOver()) || Mask.Dependent || Action == MaskAction::Refuse)
-        return; // the translator reports the call
+      if (Mask.Dependent)
+        return; // its type is known per instantiation only, and none is here
       Report(Severity::Warning,
              "lane mask " + Desc + " given to " + Fn +
                  " has a 32-bit type: it can name only lanes 0-31 of a 64-lane wavefront" +
