@@ -300,9 +300,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Wave64Check> makeBallotNarrowCheck(SourceContext &Context,
-                                                   std::shared_ptr<WarpAnalysis> Analysis) {
-  return std::make_unique<BallotNarrowCheck>("W64-BALLOT-NARROW", Context, std::move(Analysis));
+std::unique_ptr<Wave64Check> makeBallotNarrowCheck(Wave64Context &Shared) {
+  return std::make_unique<BallotNarrowCheck>("W64-BALLOT-NARROW", Shared);
 }
 
 } // namespace cu2dcu

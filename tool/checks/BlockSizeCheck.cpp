@@ -185,9 +185,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Wave64Check> makeBlockSizeCheck(SourceContext &Context,
-                                                std::shared_ptr<WarpAnalysis> Analysis) {
-  return std::make_unique<BlockSizeCheck>("W64-BLOCK-SIZE", Context, std::move(Analysis));
+std::unique_ptr<Wave64Check> makeBlockSizeCheck(Wave64Context &Shared) {
+  return std::make_unique<BlockSizeCheck>("W64-BLOCK-SIZE", Shared);
 }
 
 } // namespace cu2dcu

@@ -169,9 +169,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Wave64Check> makeInlinePtxCheck(SourceContext &Context,
-                                                std::shared_ptr<WarpAnalysis> Analysis) {
-  return std::make_unique<InlinePtxCheck>("W64-INLINE-PTX", Context, std::move(Analysis));
+std::unique_ptr<Wave64Check> makeInlinePtxCheck(Wave64Context &Shared) {
+  return std::make_unique<InlinePtxCheck>("W64-INLINE-PTX", Shared);
 }
 
 } // namespace cu2dcu

@@ -275,9 +275,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Wave64Check> makeLaneMathCheck(SourceContext &Context,
-                                               std::shared_ptr<WarpAnalysis> Analysis) {
-  return std::make_unique<LaneMathCheck>("W64-LANE-MATH", Context, std::move(Analysis));
+std::unique_ptr<Wave64Check> makeLaneMathCheck(Wave64Context &Shared) {
+  return std::make_unique<LaneMathCheck>("W64-LANE-MATH", Shared);
 }
 
 } // namespace cu2dcu

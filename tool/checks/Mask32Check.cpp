@@ -5,7 +5,8 @@
 // *_sync functions reject masks that are not 64-bit.
 //
 // What happens to the mask depends on the target and is decided by the warp
-// intrinsic translator (plannedMaskAction); this check explains it:
+// intrinsic translator (plannedMaskAction, read from the unit's warp plan);
+// this check explains it, whatever else the translator reports about the call:
 //  - a full mask the translator drops (HIP < 6.2) or widens (>= 6.2): note;
 //  - a full mask held by a macro or variable on HIP >= 6.2: warning, with the
 //    safe fix of widening its definition to 0xffffffffffffffffull;
@@ -45,9 +46,7 @@ public:
       return;
     // What the translator does with this call (decided over all template
     // instantiations and macro expansions of it).
-    if (!Planner)
-      Planner = std::make_unique<WarpCallPlanner>(context(), Ctx);
-    const WarpCallDecision *Decision = Planner->decisionFor(*Call);
+    const WarpCallDecision *Decision = warpPlan().decisionFor(*Call);
     if (!Decision)
       return;
     const MaskInfo &Mask = Decision->Mask;
@@ -75,8 +74,6 @@ public:
 
     switch (Mask.Kind) {
     case MaskKind::Full32:
-      if (Action == MaskAction::Refuse)
-        return; // the translator reports the call
       if (isDrop(Action)) {
         Report(Severity::Note,
                "32-bit lane mask " + Desc + " dropped: " +
@@ -107,8 +104,6 @@ public:
              widenDefinition(Mask, Ctx));
       return;
     case MaskKind::Partial32:
-      if (Decision->Mixed)
-        return; // the translator reports the call
       Report(Severity::Warning,
              "32-bit lane mask " + Desc + " given to " + Fn +
                  " selects lanes of a 32-lane warp; a wavefront has 64 lanes, so lanes 32-63 are "
@@ -122,8 +117,8 @@ public:
                    "0xffffffffffffffffull");
       return;
     case MaskKind::Dynamic32:
-      if ((Old && Call->takenOver()) || Mask.Dependent || Action == MaskAction::Refuse)
-        return; // the translator reports the call
+      if (Mask.Dependent)
+        return; // its type is known per instantiation only, and none is here
       Report(Severity::Warning,
              "lane mask " + Desc + " given to " + Fn +
                  " has a 32-bit type: it can name only lanes 0-31 of a 64-lane wavefront" +
@@ -136,8 +131,6 @@ public:
   }
 
 private:
-  std::unique_ptr<WarpCallPlanner> Planner;
-
   /// Widens the macro or variable that holds a full 32-bit mask.
   std::vector<Wave64Fix> widenDefinition(const MaskInfo &Mask, ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
@@ -164,9 +157,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Wave64Check> makeMask32Check(SourceContext &Context,
-                                             std::shared_ptr<WarpAnalysis> Analysis) {
-  return std::make_unique<Mask32Check>("W64-MASK32", Context, std::move(Analysis));
+std::unique_ptr<Wave64Check> makeMask32Check(Wave64Context &Shared) {
+  return std::make_unique<Mask32Check>("W64-MASK32", Shared);
 }
 
 } // namespace cu2dcu

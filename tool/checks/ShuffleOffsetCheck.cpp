@@ -346,9 +346,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Wave64Check> makeShuffleOffsetCheck(SourceContext &Context,
-                                                    std::shared_ptr<WarpAnalysis> Analysis) {
-  return std::make_unique<ShuffleOffsetCheck>("W64-SHFL-OFFSET", Context, std::move(Analysis));
+std::unique_ptr<Wave64Check> makeShuffleOffsetCheck(Wave64Context &Shared) {
+  return std::make_unique<ShuffleOffsetCheck>("W64-SHFL-OFFSET", Shared);
 }
 
 } // namespace cu2dcu

@@ -194,9 +194,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Wave64Check> makeWarpCountCheck(SourceContext &Context,
-                                                std::shared_ptr<WarpAnalysis> Analysis) {
-  return std::make_unique<WarpCountCheck>("W64-WARP-COUNT", Context, std::move(Analysis));
+std::unique_ptr<Wave64Check> makeWarpCountCheck(Wave64Context &Shared) {
+  return std::make_unique<WarpCountCheck>("W64-WARP-COUNT", Shared);
 }
 
 } // namespace cu2dcu

@@ -134,9 +134,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Wave64Check> makeWarpSyncCheck(SourceContext &Context,
-                                               std::shared_ptr<WarpAnalysis> Analysis) {
-  return std::make_unique<WarpSyncCheck>("W64-WARP-SYNC", Context, std::move(Analysis));
+std::unique_ptr<Wave64Check> makeWarpSyncCheck(Wave64Context &Shared) {
+  return std::make_unique<WarpSyncCheck>("W64-WARP-SYNC", Shared);
 }
 
 } // namespace cu2dcu

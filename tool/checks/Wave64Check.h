@@ -14,31 +14,41 @@
 namespace cu2dcu {
 
 class WarpAnalysis;
+class WarpCallPlanner;
+
+/// What the checks of one translation unit share, as clang-tidy's checks share
+/// ClangTidyContext: the unit's source, its warp data-flow analysis and its
+/// warp plan (what the translator does with each warp call), each built once
+/// per unit.
+struct Wave64Context {
+  SourceContext &Source;
+  WarpAnalysis &Analysis;
+  const WarpCallPlanner &WarpPlan;
+};
 
 class Wave64Check : public clang::ast_matchers::MatchFinder::MatchCallback {
 public:
-  Wave64Check(std::string Id, SourceContext &Context, std::shared_ptr<WarpAnalysis> Analysis)
-      : Id(std::move(Id)), Context(Context), Analysis(std::move(Analysis)) {}
+  Wave64Check(std::string Id, Wave64Context &Shared) : Id(std::move(Id)), Shared(Shared) {}
   const std::string &id() const { return Id; }
   virtual void registerMatchers(clang::ast_matchers::MatchFinder &Finder) = 0;
 
 protected:
   bool report(clang::SourceLocation Loc, Severity Level, std::string Message,
               std::vector<Wave64Fix> Fixes = {}, clang::SourceLocation DefinedAt = {}) {
-    return reportWave64(Context, Loc, Id, Level, std::move(Message), std::move(Fixes),
+    return reportWave64(Shared.Source, Loc, Id, Level, std::move(Message), std::move(Fixes),
                         DefinedAt);
   }
-  SourceContext &context() { return Context; }
-  WarpAnalysis &analysis() { return *Analysis; }
+  SourceContext &context() { return Shared.Source; }
+  WarpAnalysis &analysis() { return Shared.Analysis; }
+  const WarpCallPlanner &warpPlan() const { return Shared.WarpPlan; }
 
 private:
   std::string Id;
-  SourceContext &Context;
-  std::shared_ptr<WarpAnalysis> Analysis;
+  Wave64Context &Shared;
 };
 
-/// Every wave64 check, constructed for one translation unit. The checks share
-/// one WarpAnalysis (per-function data flow, cached).
-std::vector<std::unique_ptr<Wave64Check>> makeWave64Checks(SourceContext &Context);
+/// Runs every wave64 check over a translation unit, in one MatchFinder pass.
+/// Each check reports what it finds whatever the translator did with the code.
+void runWave64Checks(Wave64Context &Shared, clang::ASTContext &Ast);
 
 } // namespace cu2dcu

@@ -1,33 +1,33 @@
 // The registry of wave64 checks. One check per file; each file defines a
 // factory declared here. Ids are stable: reports, suppressions and the docs
 // under docs/checks/ refer to them.
-#include "match/WarpAnalysis.h"
 #include "checks/Wave64Check.h"
 
 namespace cu2dcu {
 
-using CheckFactory = std::unique_ptr<Wave64Check> (*)(SourceContext &,
-                                                      std::shared_ptr<WarpAnalysis>);
+using CheckFactory = std::unique_ptr<Wave64Check> (*)(Wave64Context &);
 
-std::unique_ptr<Wave64Check> makeLaneMathCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
-std::unique_ptr<Wave64Check> makeMask32Check(SourceContext &, std::shared_ptr<WarpAnalysis>);
-std::unique_ptr<Wave64Check> makeBallotNarrowCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
-std::unique_ptr<Wave64Check> makeShuffleOffsetCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
-std::unique_ptr<Wave64Check> makeWarpCountCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
-std::unique_ptr<Wave64Check> makeInlinePtxCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
-std::unique_ptr<Wave64Check> makeBlockSizeCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
-std::unique_ptr<Wave64Check> makeWarpSyncCheck(SourceContext &, std::shared_ptr<WarpAnalysis>);
+std::unique_ptr<Wave64Check> makeLaneMathCheck(Wave64Context &);
+std::unique_ptr<Wave64Check> makeMask32Check(Wave64Context &);
+std::unique_ptr<Wave64Check> makeBallotNarrowCheck(Wave64Context &);
+std::unique_ptr<Wave64Check> makeShuffleOffsetCheck(Wave64Context &);
+std::unique_ptr<Wave64Check> makeWarpCountCheck(Wave64Context &);
+std::unique_ptr<Wave64Check> makeInlinePtxCheck(Wave64Context &);
+std::unique_ptr<Wave64Check> makeBlockSizeCheck(Wave64Context &);
+std::unique_ptr<Wave64Check> makeWarpSyncCheck(Wave64Context &);
 
-std::vector<std::unique_ptr<Wave64Check>> makeWave64Checks(SourceContext &Context) {
+void runWave64Checks(Wave64Context &Shared, clang::ASTContext &Ast) {
   static const CheckFactory Factories[] = {
       makeLaneMathCheck,  makeMask32Check,     makeBallotNarrowCheck, makeShuffleOffsetCheck,
       makeWarpCountCheck, makeInlinePtxCheck,  makeBlockSizeCheck,     makeWarpSyncCheck,
   };
-  auto Analysis = std::make_shared<WarpAnalysis>();
   std::vector<std::unique_ptr<Wave64Check>> Checks;
-  for (CheckFactory Make : Factories)
-    Checks.push_back(Make(Context, Analysis));
-  return Checks;
+  clang::ast_matchers::MatchFinder Finder;
+  for (CheckFactory Make : Factories) {
+    Checks.push_back(Make(Shared));
+    Checks.back()->registerMatchers(Finder);
+  }
+  Finder.matchAST(Ast);
 }
 
 } // namespace cu2dcu

@@ -291,19 +291,23 @@ public:
   void HandleTranslationUnit(clang::ASTContext &Ast) override {
     StageClock Clock;
     Scope->apply(Ast); // every pass below walks only what can hold translated code
+    // The unit's plan: the warp calls are decided once, over every template
+    // instantiation and macro expansion; the translators walk the code as
+    // written; the checks run in one MatchFinder pass. The warp translator and
+    // the checks read the same plan and share one data-flow analysis.
+    WarpAnalysis Analysis;
+    WarpCallPlanner WarpPlan(*Context, Ast, Analysis);
     AstTranslator(*Context, CudaIncludeDir, Ast).TraverseAST(Ast);
-    translateWarpIntrinsics(*Context, Ast); // after the names: withdraws their HIP-version errors
+    // After the names: withdraws their HIP-version errors for the calls it owns.
+    translateWarpIntrinsics(*Context, Ast, WarpPlan);
     Context->finishFiles();
     if (Pch) // the project headers the PCH holds were not entered here
       for (const std::string &Path : Pch->TranslatedFiles)
         if (auto Text = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                                     /*RequiresNullTerminator=*/false))
           Context->finishFile(Path, (*Text)->getBuffer().str());
-    clang::ast_matchers::MatchFinder Finder;
-    auto Checks = makeWave64Checks(*Context);
-    for (auto &Check : Checks)
-      Check->registerMatchers(Finder);
-    Finder.matchAST(Ast);
+    Wave64Context Checks{*Context, Analysis, WarpPlan};
+    runWave64Checks(Checks, Ast);
     if (ErrorLocations && !ErrorLocations->empty())
       recordRecoveredRanges(Ast, *Context, *ErrorLocations);
     if (MatchTime)

@@ -172,7 +172,8 @@ public:
 
 } // namespace
 
-WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast) : Context(Context) {
+WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast, WarpAnalysis &Analysis)
+    : Context(Context) {
   const SourceManager &SM = Context.sourceManager();
   const TranslationOptions &Options = Context.options();
   CallCollector Collector;
@@ -257,8 +258,8 @@ namespace {
 
 class WarpTranslator {
 public:
-  WarpTranslator(SourceContext &Context, ASTContext &Ast)
-      : Context(Context), Ast(Ast), Planner(Context, Ast) {}
+  WarpTranslator(SourceContext &Context, ASTContext &Ast, const WarpCallPlanner &Planner)
+      : Context(Context), Ast(Ast), Planner(Planner) {}
 
   void run() {
     for (const WarpCallDecision &D : Planner.decisions())
@@ -411,14 +412,15 @@ private:
 
   SourceContext &Context;
   ASTContext &Ast;
-  WarpCallPlanner Planner;
+  const WarpCallPlanner &Planner;
   std::set<FileID> Noted;
 };
 
 } // namespace
 
-void translateWarpIntrinsics(SourceContext &Context, ASTContext &Ast) {
-  WarpTranslator(Context, Ast).run();
+void translateWarpIntrinsics(SourceContext &Context, ASTContext &Ast,
+                             const WarpCallPlanner &Plan) {
+  WarpTranslator(Context, Ast, Plan).run();
 }
 
 } // namespace cu2dcu

@@ -68,23 +68,24 @@ struct WarpCallDecision {
   bool Mixed = false; // instantiations / expansions disagree
 };
 
-/// Decides every warp call of a translation unit (built once, then read by
-/// the translator and the W64-MASK32 check alike).
+/// Decides every warp call of a translation unit: the unit's warp plan, built
+/// once (from Analysis, which the checks share), then read by the translator
+/// and the checks alike.
 class WarpCallPlanner {
 public:
-  WarpCallPlanner(SourceContext &Context, clang::ASTContext &Ast);
+  WarpCallPlanner(SourceContext &Context, clang::ASTContext &Ast, WarpAnalysis &Analysis);
   /// The decision for Call's call site, or null outside translated code.
   const WarpCallDecision *decisionFor(const WarpCall &Call) const;
   const std::vector<WarpCallDecision> &decisions() const { return Decisions; }
 
 private:
   SourceContext &Context;
-  WarpAnalysis Analysis;
   std::vector<WarpCallDecision> Decisions;
   std::map<std::pair<clang::FileID, unsigned>, size_t> Index;
 };
 
-/// Runs the translation over a translation unit.
-void translateWarpIntrinsics(SourceContext &Context, clang::ASTContext &Ast);
+/// Translates the warp calls of a translation unit as Plan decided them.
+void translateWarpIntrinsics(SourceContext &Context, clang::ASTContext &Ast,
+                             const WarpCallPlanner &Plan);
 
 } // namespace cu2dcu
