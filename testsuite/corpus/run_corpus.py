@@ -89,6 +89,7 @@ LOCATION = re.compile(r"^\S*?(?::\d+(?::\d+)?:|\(\d+\):)\s*")  # clang/gcc, nvcc
 ABSOLUTE_PATH = re.compile(r"(?<![\w.])(?:/[\w.+-]+)+")
 SOURCE_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 NUMBER = re.compile(r"\b\d+\b")
+PP_DIRECTIVE = re.compile(r"^\s*#\s*(\w+)")
 
 
 def parse_args(argv):
@@ -306,10 +307,30 @@ def file_record(f, wave64_findings):
 # --- residual CUDA identifiers -----------------------------------------------
 
 def code_text(text):
-    """text without comments and literals; #include paths stay."""
+    """text without comments, literals and shim blocks; #include paths stay."""
     def keep(m):
         return m.group("include") or ('""' if m.group(0)[0] in "\"'" else " ")
-    return LITERAL_OR_COMMENT.sub(keep, text)
+    return without_shim_blocks(LITERAL_OR_COMMENT.sub(keep, text))
+
+
+def without_shim_blocks(text):
+    """text without the shims cu2dcu writes (#ifndef CU2DCU_SHIM_x ... #endif):
+    their NVIDIA branch calls CUDA on purpose, under __HIP_PLATFORM_NVIDIA__."""
+    kept, depth = [], 0
+    for line in text.splitlines(keepends=True):
+        directive = PP_DIRECTIVE.match(line)
+        if depth == 0 and directive and line.split()[-1].startswith("CU2DCU_SHIM_") \
+                and directive.group(1) == "ifndef":
+            depth = 1
+            continue
+        if depth:
+            if directive and directive.group(1).startswith("if"):
+                depth += 1
+            elif directive and directive.group(1) == "endif":
+                depth -= 1
+            continue
+        kept.append(line)
+    return "".join(kept)
 
 
 def map_cuda_names(mappings_dir):

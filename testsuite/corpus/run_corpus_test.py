@@ -60,6 +60,14 @@ class ResidualCount(unittest.TestCase):
         self.assertEqual(self.count(code), {})
         self.assertEqual(self.count('void f() { g(a, cudaMalloc); }\n'), {"cudaMalloc": 1})
 
+    def test_shim_blocks_are_cu2dcus_own(self):
+        shim = ('#ifndef CU2DCU_SHIM_cu2dcu_f\n#define CU2DCU_SHIM_cu2dcu_f\n'
+                '#if defined(__HIP_PLATFORM_NVIDIA__)\n#include <cuda_runtime.h>\n'
+                '#define cu2dcu_f(p) cudaMalloc(p, 1)\n#else\n#define cu2dcu_f(p) hipMalloc(p, 1)\n'
+                '#endif\n#endif\n')
+        self.assertEqual(self.count(shim + 'void g() { cu2dcu_f(0); }\n'), {})
+        self.assertEqual(self.count(shim + 'void g() { cudaMalloc(0, 1); }\n'), {"cudaMalloc": 1})
+
 
 if __name__ == "__main__":
     unittest.main()
