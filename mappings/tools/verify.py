@@ -46,7 +46,7 @@ KINDS = {"function", "type", "enumerator", "macro", "header", "namespace", "vari
 STATUSES = {"supported", "unsupported", "removed"}
 ENTRY_KEYS = {"cuda", "hip", "kind", "status", "reason", "hip_since", "cuda_since",
               "cuda_removed", "symbol_arg", "function_arg", "note", "hip_requires", "defined_only",
-              "predefined", "shim", "hip_in_condition"}
+              "predefined", "shim", "hip_in_condition", "legacy_hip", "mask_shim"}
 FILE_KEYS = {"family", "cuda_headers", "hip_headers", "entries"}
 VERSION = re.compile(r"^\d+\.\d+$")
 
@@ -198,9 +198,10 @@ def check_schema(m, e, i, rep, seen):
     if "hip_requires" in e and (kind != "header" or not isinstance(e["hip_requires"], str)):
         rep.error(where, "'hip_requires' names a HIP header and is for header entries only")
         ok = False
-    if "shim" in e and not os.path.isfile(os.path.join(MAPDIR, "shims", "%s.yaml" % e["shim"])):
-        rep.error(where, "no shim '%s' in mappings/shims/" % e["shim"])
-        ok = False
+    for key in ("shim", "mask_shim"):
+        if key in e and not os.path.isfile(os.path.join(MAPDIR, "shims", "%s.yaml" % e[key])):
+            rep.error(where, "no shim '%s' in mappings/shims/" % e[key])
+            ok = False
     if status == "unsupported":
         if not isinstance(e.get("reason"), str) or not e["reason"].strip():
             rep.error(where, "unsupported entry without a 'reason'")

@@ -28,7 +28,8 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
 
 const std::set<std::string> KnownEntryKeys = {
     "cuda", "hip", "kind", "status", "reason", "note", "hip_since",
-    "cuda_since", "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "defined_only", "predefined", "shim", "hip_in_condition"};
+    "cuda_since", "cuda_removed", "symbol_arg", "function_arg", "hip_requires", "defined_only", "predefined", "shim", "hip_in_condition",
+    "legacy_hip", "mask_shim"};
 
 } // namespace
 
@@ -250,6 +251,8 @@ private:
     E.HipRequires = text(*All, "hip_requires");
     E.Shim = text(*All, "shim");
     E.HipInCondition = text(*All, "hip_in_condition");
+    E.LegacyHip = text(*All, "legacy_hip");
+    E.MaskShim = text(*All, "mask_shim");
     E.SourceFile = Origin;
     E.SourceLine = N.Mark().line + 1;
     E.SourceColumn = N.Mark().column + 1;
@@ -391,9 +394,13 @@ bool ApiMap::merge(MapFileContents Contents, const std::string &Origin) {
   for (MapLoadIssue &Issue : Contents.Issues)
     Issues.push_back(std::move(Issue));
   for (ApiEntry &E : Contents.Entries) {
-    if (!E.Shim.empty() && !lookupShim(E.Shim)) {
+    std::string Missing;
+    for (const std::string *Shim : {&E.Shim, &E.MaskShim})
+      if (!Shim->empty() && !lookupShim(*Shim))
+        Missing = *Shim;
+    if (!Missing.empty()) {
       addIssue(Origin, E.SourceLine, E.SourceColumn,
-               "'" + E.Cuda + "': no shim '" + E.Shim + "' (mappings/shims/)");
+               "'" + E.Cuda + "': no shim '" + Missing + "' (mappings/shims/)");
       Contents.Ok = false;
       continue;
     }

@@ -31,6 +31,8 @@ json::Object encodeEntry(const ApiEntry &E) {
   Put("hip_requires", E.HipRequires);
   Put("shim", E.Shim);
   Put("hip_in_condition", E.HipInCondition);
+  Put("legacy_hip", E.LegacyHip);
+  Put("mask_shim", E.MaskShim);
   if (E.HipSince)
     O["hip_since"] = E.HipSince->str();
   if (E.SymbolArg)
@@ -66,6 +68,8 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
   E.HipRequires = text(O, "hip_requires");
   E.Shim = text(O, "shim");
   E.HipInCondition = text(O, "hip_in_condition");
+  E.LegacyHip = text(O, "legacy_hip");
+  E.MaskShim = text(O, "mask_shim");
   if (std::optional<llvm::StringRef> Since = O.getString("hip_since"))
     E.HipSince = HipVersion::parse(Since->str());
   if (std::optional<int64_t> Arg = O.getInteger("symbol_arg"))

@@ -46,14 +46,22 @@ std::optional<WarpCallPieces> locateWarpCall(const WarpCall &Call, SourceContext
 /// What the translator does with a call's mask for the target.
 /// DropLossy: the mask may not cover the warp, and the target has no *_sync
 /// functions: the legacy call runs on every active lane (warned).
-enum class MaskAction { None, Drop, DropLossy, Widen, Refuse };
+/// Extend: a 32-bit mask given to a HIP function that takes a 64-bit one
+/// passes through the entry's mask_shim.
+enum class MaskAction { None, Drop, DropLossy, Widen, Extend, Refuse };
 /// Whether the mask argument is removed (Drop or DropLossy).
 bool isDrop(MaskAction A);
-MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
+/// Entry: the call's map entry, whose hip_since, legacy_hip and mask_shim
+/// hold the rules per target.
+MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const ApiEntry *Entry,
                              const TranslationOptions &Options, bool Locatable);
 
-/// HIP name of a taken-over call for targets before 6.2 ("__shfl_down").
-std::string legacyHipName(const WarpCall &Call);
+/// Whether the target lacks the HIP function of Entry (a warp call's map
+/// entry): older than its hip_since, or none at all.
+bool predatesHipFunction(const ApiEntry *Entry, const HipVersion &Target);
+/// What a taken-over call becomes on such a target (the entry's legacy_hip:
+/// "__shfl_down", "__ballot(1)"); the call's name when the map has none.
+std::string legacyHipName(const WarpCall &Call, const ApiEntry *Entry);
 
 /// The translator's decision for one warp call as written. A call in a
 /// template stands for all its instantiations, one in a macro body for all its
@@ -61,6 +69,8 @@ std::string legacyHipName(const WarpCall &Call);
 /// every one of them.
 struct WarpCallDecision {
   WarpCall Call;  // the call as written (a template's pattern)
+  const ApiEntry *Entry = nullptr; // its map entry (the rules per target)
+  bool Legacy = false; // the target predates its HIP function
   MaskInfo Mask;  // the mask that decided (a partial one when there is one)
   std::optional<WarpCallPieces> Pieces;
   std::string Why; // why Pieces is empty
