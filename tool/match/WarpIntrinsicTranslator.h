@@ -1,16 +1,18 @@
-// Translates CUDA's warp intrinsics by target HIP version.
-//
-// HIP's *_sync warp functions arrived in 6.2 (behind
+// Translates CUDA's warp intrinsics by target HIP version. The rules are the
+// map entries' (docs/mapping-schema.md): hip_since is the cut-over, legacy_hip
+// what a call becomes before it, mask_shim what a 32-bit mask passes through
+// after it. HIP's *_sync warp functions arrived in 6.2 (behind
 // HIP_ENABLE_WARP_SYNC_BUILTINS until 7.0) and take a 64-bit lane mask. So:
-//  - target < 6.2: __shfl*_sync(mask, ...) -> __shfl*(...), __ballot_sync(m, p)
+//  - before: __shfl*_sync(mask, ...) -> __shfl*(...), __ballot_sync(m, p)
 //    -> __ballot(p), __any_sync -> __any, __all_sync -> __all,
-//    __activemask() -> __ballot(1), __syncwarp() -> wavefront fence + barrier.
-//    The mask is dropped only when it provably covers the whole warp (a full
-//    32- or 64-bit constant, or __activemask()); any other mask is reported
-//    (W64-WARP-SYNC, error) and the call left unchanged.
-//  - target >= 6.2: the calls stay; a full 32-bit mask written in the call is
-//    widened to 0xffffffffffffffffull (HIP rejects 32-bit masks). Masks held
-//    by macros or variables are the W64-MASK32 check's business.
+//    __activemask() -> __ballot(1); __syncwarp is the map's (its shim).
+//    The mask is dropped when it provably covers the whole warp (a full
+//    32- or 64-bit constant, or __activemask()); any other is dropped with a
+//    warning, or under --strict-masks reported (W64-WARP-SYNC, error) and the
+//    call left unchanged.
+//  - from then on: the calls stay; a full 32-bit mask written in the call is
+//    widened to 0xffffffffffffffffull (HIP rejects 32-bit masks), any other
+//    32-bit mask passes through the mask shim (cu2dcu_lane_mask).
 // The translator owns these calls: the CU2DCU-HIP-VERSION findings that the
 // map entries (hip_since 6.2) raise for them are withdrawn.
 #pragma once
