@@ -83,6 +83,15 @@ def default_reason(fam, name, kind):
 WARP_SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
              "__ballot_sync", "__any_sync", "__all_sync", "__activemask", "__syncwarp",
              "__match_any_sync", "__match_all_sync", "__uni_sync"}
+# Before HIP 6.2 (hip_since of the *_sync entries) HIP has only the unmasked
+# warp functions: a call becomes legacy_hip with its lane mask dropped, and
+# __activemask() becomes __ballot(1). From 6.2 the *_sync functions take a
+# 64-bit mask: a 32-bit mask variable is passed through mask_shim.
+WARP_LEGACY = {"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up",
+               "__shfl_down_sync": "__shfl_down", "__shfl_xor_sync": "__shfl_xor",
+               "__ballot_sync": "__ballot", "__any_sync": "__any", "__all_sync": "__all",
+               "__activemask": "__ballot(1)"}
+WARP_MASK_SHIM = "cu2dcu_lane_mask"
 WARP_NOTE = ("HIP's *_sync warp functions take a 64-bit lane mask (wavefront of 64 on "
              "gfx9/DCU); 32-bit CUDA masks such as 0xffffffff select only half the "
              "wavefront. cu2dcu rewrites these for older targets.")
@@ -115,6 +124,10 @@ def refine(fam, e, hip, hip64):
         e["hip"] = n
         e["hip_since"] = "6.2"
         e["note"] = WARP_NOTE
+        if n in WARP_LEGACY:
+            e["legacy_hip"] = WARP_LEGACY[n]
+        if n != "__activemask":
+            e["mask_shim"] = WARP_MASK_SHIM
     if fam == "device" and n == "__syncwarp":
         # Not in HIP 6.4 (checked against its headers), even with
         # HIP_ENABLE_WARP_SYNC_BUILTINS; the shim serves both platforms.

@@ -187,9 +187,10 @@ def check_schema(m, e, i, rep, seen):
     if errors:
         return False
     ok = True
-    if "shim" in e and not os.path.isfile(os.path.join(MAPDIR, "shims", "%s.yaml" % e["shim"])):
-        rep.error(where, "no shim '%s' in mappings/shims/" % e["shim"])
-        ok = False
+    for key in ("shim", "mask_shim"):
+        if key in e and not os.path.isfile(os.path.join(MAPDIR, "shims", "%s.yaml" % e[key])):
+            rep.error(where, "no shim '%s' in mappings/shims/" % e[key])
+            ok = False
     if "cuda_since" in e and "cuda_removed" in e and vkey(e["cuda_since"]) >= vkey(e["cuda_removed"]):
         rep.error(where, "cuda_since is not older than cuda_removed")
         ok = False

@@ -4,6 +4,7 @@
 // lanes with __ffs / __clz, comparing it with 0xffffffff or testing it with a
 // 32-bit lane bit (1u << lane) loses lanes 32-63.
 #include "checks/CheckSupport.h"
+#include "match/WarpIntrinsicTranslator.h"
 
 #include "clang/AST/TypeLoc.h"
 
@@ -211,8 +212,11 @@ private:
       if ((C.Val.getInt().extOrTrunc(64).getZExtValue() & 0xffffffffffffffffull) != 0xffffffffull &&
           !(C.Val.getInt().getBitWidth() <= 32 && C.Val.getInt().isAllOnes()))
         return;
-      bool Old = context().options().TargetHip < HipVersion{6, 2};
-      std::string Full = Old ? "__ballot(1)" : "__activemask()";
+      // The active lanes: __activemask(), or what the target has instead.
+      const ApiEntry *ActiveMask = context().map().lookup("__activemask");
+      std::string Full = ActiveMask && predatesHipFunction(ActiveMask, context().options().TargetHip)
+                             ? ActiveMask->LegacyHip
+                             : "__activemask()";
       report(useLoc(Const->getBeginLoc(), SM), Severity::Warning,
              "compares a lane mask with the 32-bit full mask '" + exprText(Const, SM) +
                  "': on a 64-lane wavefront all lanes set is 0xffffffffffffffff; compare with " +

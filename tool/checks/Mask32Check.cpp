@@ -11,7 +11,9 @@
 //  - a full mask held by a macro or variable on HIP >= 6.2: warning, with the
 //    safe fix of widening its definition to 0xffffffffffffffffull;
 //  - a partial 32-bit mask, or a 32-bit typed mask variable on HIP >= 6.2,
-//    or a 64-bit mask that only covers lanes 0-31: warning.
+//    or a 64-bit mask that only covers lanes 0-31: warning;
+//  - on HIP >= 6.2, any 32-bit mask but a full literal passes through the
+//    entry's mask shim (cu2dcu_lane_mask): warning, saying what the shim does.
 #include "checks/CheckSupport.h"
 #include "match/WarpIntrinsicTranslator.h"
 
@@ -23,8 +25,6 @@ using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace {
-
-const HipVersion SyncSince{6, 2};
 
 class Mask32Check : public Wave64Check {
 public:
@@ -51,8 +51,7 @@ public:
       return;
     const MaskInfo &Mask = Decision->Mask;
     const MaskAction Action = Decision->Action;
-    const TranslationOptions &Options = context().options();
-    const bool Old = Options.TargetHip < SyncSince;
+    const bool Old = Decision->Legacy;
     const SourceManager &SM = Ctx.getSourceManager();
     // Point at the mask as written in the call (FULL_MASK, not its #define).
     SourceLocation At = SM.getFileLoc(Call->mask()->getBeginLoc());
@@ -72,6 +71,18 @@ public:
       report(At, Level, std::move(Message), std::move(Fixes), Body);
     };
 
+    if (Action == MaskAction::Extend) {
+      Report(Severity::Warning,
+             "lane mask " + Desc + " given to " + Fn +
+                 " is 32-bit and HIP's *_sync warp functions take a 64-bit mask: it is passed "
+                 "through '" + Decision->Entry->MaskShim +
+                 "', which makes the full 32-bit mask the whole 64-lane wavefront and "
+                 "zero-extends any other (lanes 32-63 are not selected); give the mask a 64-bit "
+                 "value and type",
+             Mask.Kind == MaskKind::Full32 ? widenDefinition(Mask, Ctx)
+                                           : std::vector<Wave64Fix>{});
+      return;
+    }
     switch (Mask.Kind) {
     case MaskKind::Full32:
       if (isDrop(Action)) {
@@ -80,7 +91,8 @@ public:
                    (Call->Fn == WarpFn::SyncWarp
                         ? std::string("on AMD, '__syncwarp' becomes its shim, a wavefront "
                                       "fence and barrier, which cover all 64 lanes")
-                        : "'" + legacyHipName(*Call) + "' works on the whole 64-lane wavefront"));
+                        : "'" + legacyHipName(*Call, Decision->Entry) +
+                              "' works on the whole 64-lane wavefront"));
         return;
       }
       if (Action == MaskAction::Widen) {

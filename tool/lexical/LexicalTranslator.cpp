@@ -60,19 +60,6 @@ bool isExpressionKeyword(const std::string &S) {
 /// A lane mask written as a literal in a warp call.
 enum class MaskLiteral { Other, Full32, Full64, ActiveMask };
 
-/// The HIP names of CUDA's *_sync warp functions before HIP 6.2, which has
-/// no *_sync functions (as the AST mode's checks/WarpIntrinsicTranslator).
-const std::map<std::string, std::string> &legacyWarpNames() {
-  static const std::map<std::string, std::string> Names = {
-      {"__shfl_sync", "__shfl"},           {"__shfl_up_sync", "__shfl_up"},
-      {"__shfl_down_sync", "__shfl_down"}, {"__shfl_xor_sync", "__shfl_xor"},
-      {"__ballot_sync", "__ballot"},       {"__any_sync", "__any"},
-      {"__all_sync", "__all"}};
-  return Names;
-}
-
-const HipVersion WarpSyncSince{6, 2};
-
 class Pass {
 public:
   Pass(const ApiMap &Map, const TranslationOptions &Options, const std::string &Text,
@@ -544,22 +531,24 @@ bool Pass::droppedLossyMask(const TokenList &T, size_t I, const std::string &Rep
 bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
   if (I + 1 >= T.size() || T[I + 1].Kind != tok::l_paren)
     return false;
-  const bool Old = Options.TargetHip < WarpSyncSince;
+  // The map entry's rules: before its hip_since the target has only its
+  // legacy_hip form (as the AST mode's WarpIntrinsicTranslator).
+  const ApiEntry *Entry = Map.lookup(Name);
+  const bool Old = Entry && Entry->isMissingIn(Options.TargetHip);
   int Close = matchForward(T, I + 1);
   if (Close < 0)
     return false;
   auto Args = arguments(T, I + 1);
   const unsigned CallEnd = T[Close].Offset + 1;
   if (Name == "__activemask") {
-    if (!Old || !Args.empty())
+    if (!Old || !Args.empty() || Entry->LegacyHip.empty())
       return false;
-    Out.Edits.push_back({T[I].Offset, CallEnd - T[I].Offset, "__ballot(1)", "device", Name});
+    Out.Edits.push_back({T[I].Offset, CallEnd - T[I].Offset, Entry->LegacyHip, "device", Name});
     return true;
   }
   if (Name == "__syncwarp") {
     // Renamed by the map (to its shim where the target has none); only the
     // mask is this pass's business, as in the AST mode.
-    const ApiEntry *Entry = Map.lookup(Name);
     if (Entry && Entry->usesShim(Options.TargetHip) && Args.size() == 1 &&
         maskLiteral(T, Args[0].first, Args[0].second) == MaskLiteral::Other)
       addFinding(Out, Text, Path, T[I].Offset, "W64-WARP-SYNC",
@@ -571,15 +560,15 @@ bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
                                         Options.TargetHip, Entry->Shim));
     return false;
   }
-  auto Legacy = legacyWarpNames().find(Name);
-  if (Legacy == legacyWarpNames().end() || Args.size() < 2)
+  if (!Entry || Entry->LegacyHip.empty() || Args.size() < 2)
     return false;
+  const std::string &Legacy = Entry->LegacyHip;
   const RawToken &MaskFirst = T[Args[0].first], &MaskLast = T[Args[0].second];
   MaskLiteral Mask = maskLiteral(T, Args[0].first, Args[0].second);
   if (Old) {
-    if (Mask == MaskLiteral::Other && !droppedLossyMask(T, I, "'" + Legacy->second + "'"))
+    if (Mask == MaskLiteral::Other && !droppedLossyMask(T, I, "'" + Legacy + "'"))
       return false;
-    Out.Edits.push_back({T[I].Offset, T[I].Length, Legacy->second, "device", Name});
+    Out.Edits.push_back({T[I].Offset, T[I].Length, Legacy, "device", Name});
     Out.Edits.push_back({MaskFirst.Offset, T[Args[1].first].Offset - MaskFirst.Offset, "",
                          "device", ""});
     SkipUntil = T[Args[1].first].Offset;

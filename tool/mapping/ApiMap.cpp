@@ -34,7 +34,7 @@ const std::set<std::string> KnownEntryKeys = {
     "cuda",         "hip",          "kind",         "status",      "reason",
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
-    "predefined",   "shim",         "hip_in_condition"};
+    "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim"};
 const std::set<std::string> KnownFileKeys = {"family", "cuda_headers", "hip_headers", "reasons",
                                              "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -294,6 +294,8 @@ private:
     E.HipRequires = text(*All, "hip_requires");
     E.Shim = text(*All, "shim");
     E.HipInCondition = text(*All, "hip_in_condition");
+    E.LegacyHip = text(*All, "legacy_hip");
+    E.MaskShim = text(*All, "mask_shim");
     E.SourceFile = Origin;
     E.SourceLine = N.Mark().line + 1;
     E.SourceColumn = N.Mark().column + 1;
@@ -481,9 +483,13 @@ bool ApiMap::merge(MapFileContents Contents, const std::string &Origin) {
   for (MapLoadIssue &Issue : Contents.Issues)
     Issues.push_back(std::move(Issue));
   for (ApiEntry &E : Contents.Entries) {
-    if (!E.Shim.empty() && !lookupShim(E.Shim)) {
+    std::string Missing;
+    for (const std::string *Shim : {&E.Shim, &E.MaskShim})
+      if (!Shim->empty() && !lookupShim(*Shim))
+        Missing = *Shim;
+    if (!Missing.empty()) {
       addIssue(Origin, E.SourceLine, E.SourceColumn,
-               "'" + E.Cuda + "': no shim '" + E.Shim + "' (mappings/shims/)");
+               "'" + E.Cuda + "': no shim '" + Missing + "' (mappings/shims/)");
       Contents.Ok = false;
       continue;
     }

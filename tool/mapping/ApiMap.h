@@ -46,6 +46,14 @@ struct ApiEntry {
   /// (`#if __CUDACC__` -> `#if defined(__HIPCC__)`: HIP's NVIDIA path
   /// defines __HIPCC__ empty, so `#if __HIPCC__` would not compile there).
   std::string HipInCondition;
+  /// For targets older than HipSince, which lack the HIP name: the HIP
+  /// function a call becomes with its lane mask (first argument) dropped
+  /// (__shfl_down_sync -> __shfl_down); for a call without arguments, the
+  /// expression the whole call becomes (__activemask() -> __ballot(1)).
+  std::string LegacyHip;
+  /// The shim a 32-bit lane mask passes through where the HIP function takes
+  /// a 64-bit one (HIP's *_sync warp functions).
+  std::string MaskShim;
   std::string SourceFile; // map file and line, for conflict messages
   unsigned SourceLine = 0;
   unsigned SourceColumn = 0;
@@ -56,6 +64,10 @@ struct ApiEntry {
   bool usesShim(const HipVersion &Target) const {
     return !Shim.empty() && (!isSupported() || (HipSince && Target < *HipSince));
   }
+  /// Whether Target predates the HIP name (hip_since).
+  bool isNewerThan(const HipVersion &Target) const { return HipSince && Target < *HipSince; }
+  /// Whether Target has no HIP name for this entry.
+  bool isMissingIn(const HipVersion &Target) const { return !isSupported() || isNewerThan(Target); }
 };
 
 struct MapLoadIssue {

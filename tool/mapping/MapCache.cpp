@@ -37,6 +37,8 @@ json::Object encodeEntry(const ApiEntry &E) {
       Defines.push_back(Macro);
     O["hip_defines"] = std::move(Defines);
   }
+  Put("legacy_hip", E.LegacyHip);
+  Put("mask_shim", E.MaskShim);
   if (E.HipSince)
     O["hip_since"] = E.HipSince->str();
   if (E.SymbolArg)
@@ -76,6 +78,8 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
     for (const json::Value &Define : *Defines)
       if (std::optional<llvm::StringRef> Name = Define.getAsString())
         E.HipDefines.push_back(Name->str());
+  E.LegacyHip = text(O, "legacy_hip");
+  E.MaskShim = text(O, "mask_shim");
   if (std::optional<llvm::StringRef> Since = O.getString("hip_since"))
     E.HipSince = HipVersion::parse(Since->str());
   if (std::optional<int64_t> Arg = O.getInteger("symbol_arg"))

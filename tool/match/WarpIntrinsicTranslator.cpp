@@ -17,7 +17,8 @@ using namespace clang;
 
 namespace {
 
-const HipVersion SyncSince{6, 2};
+/// From this HIP on the *_sync warp functions are declared without
+/// HIP_ENABLE_WARP_SYNC_BUILTINS.
 const HipVersion SyncDefault{7, 0};
 
 /// Offset in File of the character where Loc's token is written inside
@@ -94,17 +95,35 @@ std::optional<WarpCallPieces> locateWarpCall(const WarpCall &Call, SourceContext
 
 bool isDrop(MaskAction A) { return A == MaskAction::Drop || A == MaskAction::DropLossy; }
 
-MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
+/// Whether Mask is written with a warp call (__ballot_sync(...) & m) whose
+/// HIP form returns 64 bits where CUDA's returns 32.
+static bool holdsWarpCall(const Stmt *S) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(S); Call && asWarpCall(Call))
+    return true;
+  return S && llvm::any_of(S->children(), holdsWarpCall);
+}
+
+/// Whether a mask has a 32-bit type: a 32-bit constant or computation, or a
+/// 32-bit variable that holds __activemask().
+static bool isNarrow(const MaskInfo &Mask) {
+  if (Mask.is32Bit())
+    return true;
+  if (Mask.Kind != MaskKind::ActiveMask || !Mask.Var || Mask.Var->getType()->isDependentType())
+    return false;
+  return Mask.Var->getASTContext().getTypeSize(Mask.Var->getType()) <= 32;
+}
+
+bool predatesHipFunction(const ApiEntry *Entry, const HipVersion &Target) {
+  return !Entry || Entry->isMissingIn(Target);
+}
+
+MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const ApiEntry *Entry,
                              const TranslationOptions &Options, bool Locatable) {
-  bool Old = Options.TargetHip < SyncSince;
   if (!Call.isSync() && Call.Fn != WarpFn::ActiveMask)
     return MaskAction::None;
-  if (!Call.takenOver()) {
-    if (!Old && Mask.Kind == MaskKind::Full32 && !Mask.ViaName)
-      return Locatable ? MaskAction::Widen : MaskAction::Refuse;
-    return MaskAction::None;
-  }
-  if (Old) {
+  if (predatesHipFunction(Entry, Options.TargetHip)) {
+    if (!Call.takenOver())
+      return MaskAction::None;
     if (Call.Fn == WarpFn::ActiveMask)
       return Locatable ? MaskAction::None : MaskAction::Refuse;
     if (!Locatable)
@@ -115,30 +134,14 @@ MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
   }
   if (Mask.Kind == MaskKind::Full32 && !Mask.ViaName)
     return Locatable ? MaskAction::Widen : MaskAction::Refuse;
+  if (isNarrow(Mask) && !Mask.Dependent && Locatable && !Entry->MaskShim.empty() &&
+      !holdsWarpCall(Call.mask()))
+    return MaskAction::Extend;
   return MaskAction::None;
 }
 
-std::string legacyHipName(const WarpCall &Call) {
-  switch (Call.Fn) {
-  case WarpFn::ShflSync:
-    return "__shfl";
-  case WarpFn::ShflUpSync:
-    return "__shfl_up";
-  case WarpFn::ShflDownSync:
-    return "__shfl_down";
-  case WarpFn::ShflXorSync:
-    return "__shfl_xor";
-  case WarpFn::BallotSync:
-    return "__ballot";
-  case WarpFn::AnySync:
-    return "__any";
-  case WarpFn::AllSync:
-    return "__all";
-  case WarpFn::ActiveMask:
-    return "__ballot(1)";
-  default:
-    return Call.Name;
-  }
+std::string legacyHipName(const WarpCall &Call, const ApiEntry *Entry) {
+  return Entry && !Entry->LegacyHip.empty() ? Entry->LegacyHip : Call.Name;
 }
 
 namespace {
@@ -207,6 +210,8 @@ WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast, WarpAn
       }
     WarpCallDecision D;
     D.Call = Written->Call;
+    D.Entry = Context.map().lookup(D.Call.Name);
+    D.Legacy = predatesHipFunction(D.Entry, Options.TargetHip);
     D.Pieces = locateWarpCall(Written->Call, Context, &D.Why);
     // A mask that depends on a template parameter is judged by the
     // instantiations; a macro body by every expansion.
@@ -217,9 +222,10 @@ WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast, WarpAn
     if (Judged.empty())
       Judged.push_back(Written);
     D.Mask = Judged.front()->Mask;
-    D.Action = plannedMaskAction(Judged.front()->Call, D.Mask, Options, D.Pieces.has_value());
+    D.Action =
+        plannedMaskAction(Judged.front()->Call, D.Mask, D.Entry, Options, D.Pieces.has_value());
     for (const Entry *E : Judged) {
-      MaskAction A = plannedMaskAction(E->Call, E->Mask, Options, D.Pieces.has_value());
+      MaskAction A = plannedMaskAction(E->Call, E->Mask, D.Entry, Options, D.Pieces.has_value());
       if (isDrop(A) && isDrop(D.Action)) { // the same edit; warn if any loses lanes
         if (A == MaskAction::DropLossy) {
           D.Action = A;
@@ -315,13 +321,28 @@ private:
                  shimmedSyncWarpMessage(Mask.describe(), Options.TargetHip, Entry->Shim));
   }
 
+  /// A full 32-bit literal mask is widened; another 32-bit mask passes
+  /// through the entry's mask shim (the Mask32 check reports what it does).
+  void editMask(const WarpCallDecision &D) {
+    if (!D.Pieces)
+      return;
+    const WarpCallPieces &P = *D.Pieces;
+    if (D.Action == MaskAction::Widen)
+      edit(P.File, P.ArgBegin[0], P.ArgEnd[0] - P.ArgBegin[0], "0xffffffffffffffffull",
+           "warp-mask", "");
+    if (D.Action != MaskAction::Extend)
+      return;
+    edit(P.File, P.ArgBegin[0], 0, D.Entry->MaskShim + "(", ShimCategory, D.Call.Name);
+    edit(P.File, P.ArgEnd[0], 0, ")", "warp-mask", "");
+  }
+
   void handle(const WarpCallDecision &D) {
     const WarpCall &Call = D.Call;
     const MaskInfo &Mask = D.Mask;
     const auto &Pieces = D.Pieces;
     const MaskAction Action = D.Action;
     const TranslationOptions &Options = Context.options();
-    const bool Old = Options.TargetHip < SyncSince;
+    const bool Old = D.Legacy;
     const SourceManager &SM = Context.sourceManager();
 
     if (!Old && Options.TargetHip < SyncDefault && Pieces && Noted.insert(Pieces->File).second)
@@ -334,19 +355,15 @@ private:
 
     if (Call.Fn == WarpFn::SyncWarp)
       return reportShimmedSyncWarp(Call, Mask);
-    if (!Call.takenOver()) {
-      if (Action == MaskAction::Widen)
-        edit(Pieces->File, Pieces->ArgBegin[0], Pieces->ArgEnd[0] - Pieces->ArgBegin[0],
-             "0xffffffffffffffffull", "warp-mask", "");
-      return; // __match_*, __reduce_*, __uni_sync: the API map decides
-    }
+    if (!Call.takenOver())
+      return editMask(D); // __match_*, __reduce_*, __uni_sync: the API map decides
     {
       auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(Call.NameLoc));
       if (Context.isTranslated(File))
         withdrawVersionFinding(File, Offset);
     }
 
-    const std::string Legacy = legacyHipName(Call);
+    const std::string Legacy = legacyHipName(Call, D.Entry);
     if (Action == MaskAction::Refuse) {
       std::string Message;
       if (!Pieces)
@@ -381,22 +398,18 @@ private:
       reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Warning,
                    "'" + Call.Name + "' with lane mask " + Mask.describe() + ": HIP " +
                        Options.TargetHip.str() + " has only the unmasked '" +
-                       legacyHipName(Call) +
+                       Legacy +
                        "', which runs on every active lane of the 64-lane wavefront; the mask "
                        "was dropped. Check that every lane reaching this call is in the mask "
                        "(--strict-masks leaves such calls unchanged)");
     const unsigned CallEnd = Pieces->RParenOffset + 1;
-    if (!Old) {
-      if (Action == MaskAction::Widen)
-        edit(Pieces->File, Pieces->ArgBegin[0], Pieces->ArgEnd[0] - Pieces->ArgBegin[0],
-             "0xffffffffffffffffull", "warp-mask", "");
-      return;
-    }
+    if (!Old)
+      return editMask(D);
     switch (Call.Fn) {
     case WarpFn::ActiveMask:
       if (isDroppedMask(Call))
         return; // removed with the mask argument it is
-      edit(Pieces->File, Pieces->NameOffset, CallEnd - Pieces->NameOffset, "__ballot(1)",
+      edit(Pieces->File, Pieces->NameOffset, CallEnd - Pieces->NameOffset, Legacy,
            family(Call.Name), Call.Name);
       return;
     default:

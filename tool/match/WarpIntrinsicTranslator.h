@@ -1,16 +1,18 @@
-// Translates CUDA's warp intrinsics by target HIP version.
-//
-// HIP's *_sync warp functions arrived in 6.2 (behind
+// Translates CUDA's warp intrinsics by target HIP version. The rules are the
+// map entries' (docs/mapping-schema.md): hip_since is the cut-over, legacy_hip
+// what a call becomes before it, mask_shim what a 32-bit mask passes through
+// after it. HIP's *_sync warp functions arrived in 6.2 (behind
 // HIP_ENABLE_WARP_SYNC_BUILTINS until 7.0) and take a 64-bit lane mask. So:
-//  - target < 6.2: __shfl*_sync(mask, ...) -> __shfl*(...), __ballot_sync(m, p)
+//  - before: __shfl*_sync(mask, ...) -> __shfl*(...), __ballot_sync(m, p)
 //    -> __ballot(p), __any_sync -> __any, __all_sync -> __all,
-//    __activemask() -> __ballot(1), __syncwarp() -> wavefront fence + barrier.
-//    The mask is dropped only when it provably covers the whole warp (a full
-//    32- or 64-bit constant, or __activemask()); any other mask is reported
-//    (W64-WARP-SYNC, error) and the call left unchanged.
-//  - target >= 6.2: the calls stay; a full 32-bit mask written in the call is
-//    widened to 0xffffffffffffffffull (HIP rejects 32-bit masks). Masks held
-//    by macros or variables are the W64-MASK32 check's business.
+//    __activemask() -> __ballot(1); __syncwarp is the map's (its shim).
+//    The mask is dropped when it provably covers the whole warp (a full
+//    32- or 64-bit constant, or __activemask()); any other is dropped with a
+//    warning, or under --strict-masks reported (W64-WARP-SYNC, error) and the
+//    call left unchanged.
+//  - from then on: the calls stay; a full 32-bit mask written in the call is
+//    widened to 0xffffffffffffffffull (HIP rejects 32-bit masks), any other
+//    32-bit mask passes through the mask shim (cu2dcu_lane_mask).
 // The translator owns these calls: the CU2DCU-HIP-VERSION findings that the
 // map entries (hip_since 6.2) raise for them are withdrawn.
 #pragma once
@@ -46,14 +48,22 @@ std::optional<WarpCallPieces> locateWarpCall(const WarpCall &Call, SourceContext
 /// What the translator does with a call's mask for the target.
 /// DropLossy: the mask may not cover the warp, and the target has no *_sync
 /// functions: the legacy call runs on every active lane (warned).
-enum class MaskAction { None, Drop, DropLossy, Widen, Refuse };
+/// Extend: a 32-bit mask given to a HIP function that takes a 64-bit one
+/// passes through the entry's mask_shim.
+enum class MaskAction { None, Drop, DropLossy, Widen, Extend, Refuse };
 /// Whether the mask argument is removed (Drop or DropLossy).
 bool isDrop(MaskAction A);
-MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask,
+/// Entry: the call's map entry, whose hip_since, legacy_hip and mask_shim
+/// hold the rules per target.
+MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const ApiEntry *Entry,
                              const TranslationOptions &Options, bool Locatable);
 
-/// HIP name of a taken-over call for targets before 6.2 ("__shfl_down").
-std::string legacyHipName(const WarpCall &Call);
+/// Whether the target lacks the HIP function of Entry (a warp call's map
+/// entry): older than its hip_since, or none at all.
+bool predatesHipFunction(const ApiEntry *Entry, const HipVersion &Target);
+/// What a taken-over call becomes on such a target (the entry's legacy_hip:
+/// "__shfl_down", "__ballot(1)"); the call's name when the map has none.
+std::string legacyHipName(const WarpCall &Call, const ApiEntry *Entry);
 
 /// The translator's decision for one warp call as written. A call in a
 /// template stands for all its instantiations, one in a macro body for all its
@@ -61,6 +71,8 @@ std::string legacyHipName(const WarpCall &Call);
 /// every one of them.
 struct WarpCallDecision {
   WarpCall Call;  // the call as written (a template's pattern)
+  const ApiEntry *Entry = nullptr; // its map entry (the rules per target)
+  bool Legacy = false; // the target predates its HIP function
   MaskInfo Mask;  // the mask that decided (a partial one when there is one)
   std::optional<WarpCallPieces> Pieces;
   std::string Why; // why Pieces is empty

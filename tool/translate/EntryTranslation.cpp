@@ -217,7 +217,10 @@ std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
   std::vector<const ShimDefinition *> Used;
   unsigned FirstUse = unsigned(Text.size());
   for (const Edit &E : Edits) {
-    const ShimDefinition *Shim = E.Category == ShimCategory ? Map.lookupShim(E.Text) : nullptr;
+    // A use renamed to the shim, or an argument opened with it ("shim(").
+    const ShimDefinition *Shim =
+        E.Category == ShimCategory ? Map.lookupShim(llvm::StringRef(E.Text).rtrim('(').str())
+                                   : nullptr;
     if (!Shim)
       continue;
     FirstUse = std::min(FirstUse, E.Offset);
