@@ -5,6 +5,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <map>
+#include <tuple>
+
 namespace cu2dcu {
 
 void addFinding(FileFindings &Out, const std::string &Text, const std::string &Path,
@@ -214,7 +217,9 @@ std::vector<ByteRange> shimBlocks(const std::string &Text) {
 
 std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
                                     const std::vector<Edit> &Edits) {
-  std::vector<const ShimDefinition *> Used;
+  // Each shim once, in the order of its first use in the file: the same for
+  // every stage that renamed a use (the AST, the lexical fill-in).
+  std::map<const ShimDefinition *, unsigned> FirstUseOf;
   unsigned FirstUse = unsigned(Text.size());
   for (const Edit &E : Edits) {
     // A use renamed to the shim, or an argument opened with it ("shim(").
@@ -224,12 +229,19 @@ std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
     if (!Shim)
       continue;
     FirstUse = std::min(FirstUse, E.Offset);
-    if (!llvm::is_contained(Used, Shim) &&
-        Text.find("CU2DCU_SHIM_" + Shim->Name) == std::string::npos) // written by an earlier run
-      Used.push_back(Shim);
+    if (Text.find("CU2DCU_SHIM_" + Shim->Name) != std::string::npos) // written by an earlier run
+      continue;
+    unsigned &Offset = FirstUseOf.try_emplace(Shim, E.Offset).first->second;
+    Offset = std::min(Offset, E.Offset);
   }
-  if (Used.empty())
+  if (FirstUseOf.empty())
     return std::nullopt;
+  std::vector<const ShimDefinition *> Used;
+  for (const auto &[Shim, Offset] : FirstUseOf)
+    Used.push_back(Shim);
+  llvm::sort(Used, [&](const ShimDefinition *A, const ShimDefinition *B) {
+    return std::tie(FirstUseOf.at(A), A->Name) < std::tie(FirstUseOf.at(B), B->Name);
+  });
   const std::string NL = lineEnding(Text);
   std::string Code;
   for (const ShimDefinition *Shim : Used) {
