@@ -252,6 +252,23 @@ def guarded(name, args):
     return r
 
 
+def recorded(name, args):
+    """guarded(), through args.records when given: an existing record is
+    reused, a new one written atomically as soon as it is measured."""
+    if not args.records:
+        return guarded(name, args)
+    path = os.path.join(args.records, name + ".json")
+    if os.path.isfile(path):
+        with open(path) as f:
+            return json.load(f)
+    r = guarded(name, args)
+    os.makedirs(args.records, exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        json.dump(r, f, indent=1, sort_keys=True)
+    os.replace(path + ".tmp", path)
+    return r
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=os.path.join(REPO, "..", "shared", "corpus", "hecbench"))
@@ -266,6 +283,9 @@ def main():
     ap.add_argument("--only", nargs="*", default=[])
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--records", default="",
+                    help="folder of one NAME.json per benchmark checked: a benchmark whose record is "
+                         "there is not built again, so a long run can stop and resume")
     args = ap.parse_args()
     if not os.path.isdir(args.corpus):
         print("corpus absent:", args.corpus)
@@ -286,7 +306,7 @@ def main():
         names = names[:args.limit]
     start = time.time()
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda n: guarded(n, args), names))
+        results = list(pool.map(lambda n: recorded(n, args), names))
     remove_cmake_places()
     summary = {"sampled": len(results), "stride": args.stride, "offload_arch": "gfx906",
                "seconds": round(time.time() - start),

@@ -6,7 +6,11 @@
 #  - the HIP compiler must be the clang that hipcc drives (clang++-15 there, not
 #    /usr/bin/clang++), by its real path so that it links with its own lld, and
 #    without --rocm-path it finds no HIP runtime;
-#  - hip-lang's amd_comgr dependency is found through the multiarch CMake dir.
+#  - hip-lang's amd_comgr dependency is found through the multiarch CMake dir;
+#  - clang reads the HIP version from a file Debian does not ship, takes 3.5,
+#    and then leaves out the runtime wrapper header that defines __device__
+#    and friends in every HIP file (a .c file compiled as HIP that includes
+#    no HIP header fails): --hip-version gives it hipconfig's version.
 # On a ROCm or DTK install (/opt/rocm, /opt/dtk) none of this is needed.
 #   cmake -S src -B build -DCMAKE_TOOLCHAIN_FILE=<this file>
 # (docs/build-migration.md)
@@ -56,4 +60,13 @@ set(CMAKE_HIP_FLAGS_INIT "--rocm-path=${_cu2dcu_rocm}")
 if(_cu2dcu_bitcode)
   list(GET _cu2dcu_bitcode 0 _cu2dcu_bitcode)
   string(APPEND CMAKE_HIP_FLAGS_INIT " --hip-device-lib-path=${_cu2dcu_bitcode}")
+endif()
+execute_process(COMMAND hipconfig --version OUTPUT_VARIABLE _cu2dcu_hip_version ERROR_QUIET)
+if(_cu2dcu_hip_version MATCHES "^([0-9]+)\\.([0-9]+)")
+  string(APPEND CMAKE_HIP_FLAGS_INIT " --hip-version=${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.0")
+  # hip-lang puts the HIP headers' folder on -isystem; where that folder is
+  # /usr/include, the C++ headers' #include_next <math.h> (the wrapper's
+  # <cmath>) would fail in CMake's compiler checks, which run before CMake
+  # learns the folder is searched anyway.
+  list(APPEND CMAKE_HIP_IMPLICIT_INCLUDE_DIRECTORIES "${_cu2dcu_rocm}/include")
 endif()
