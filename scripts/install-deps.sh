@@ -8,6 +8,7 @@ packages=(
   lld-22                                             # links HIP 6.4 device code (validation)
   libyaml-cpp-dev libgtest-dev libbenchmark-dev      # maps, unit tests, benchmarks
   hipcc libamdhip64-dev rocm-device-libs             # compile the HIP output offline
+  libomp-15-dev                                      # OpenMP for hipcc's clang 15 (ROCm ships its own)
   libhipsparse-dev libhiprand-dev librocrand-dev librocprim-dev
   python3-jsonschema python3-matplotlib chromium      # report validation and browser tests
 )
