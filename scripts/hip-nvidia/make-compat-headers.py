@@ -23,6 +23,8 @@ output folder (default build/hip-nvidia-include/hip) and patches the copy:
   * HIP's mask-less warp votes (__ballot, 64-bit; __any; __all) are ADDED to
     nvidia_hip_runtime.h, mapped to the *_sync forms over the active lanes
     (upstream already maps __shfl*; CUDA rejects mask-less votes on sm_70+);
+  * HIP's device-side assert, which traps on every call (a missing pair of
+    parentheses) and loses cudaErrorAssert, is REMOVED so CUDA's own applies;
   * two upstream typos are fixed (a duplicated CUDA_11010 define, a missing
     return in hipModuleGetTexRef).
 
@@ -241,7 +243,23 @@ __device__ inline int __hip_compat_all(int pred) { return __all_sync(__activemas
 """
 
 
+def keep_cuda_device_assert(t):
+    """Upstream redefines assert in device code as `if (!COND) trap`: without
+    parentheses `assert(gid < N)` reads `(!gid) < N` and traps in every
+    thread, and a trap reports cudaErrorLaunchFailure where CUDA's own device
+    assert prints the failed condition and reports cudaErrorAssert (HeCBench
+    assert). CUDA's assert is the faithful form on this platform."""
+    start = t.find("#undef assert\n#define assert(COND)")
+    end = t.find("abort_();", start)
+    end = t.find("    }\n", t.find("}", end) + 1) if end >= 0 else -1
+    if start < 0 or end < 0 or t.count("#undef assert") != 1:
+        raise PatchError("nvidia_hip_runtime.h: HIP's device assert not found")
+    return (t[:start] + MARK + "CUDA's own device assert is kept (HIP's redefinition traps on "
+            "every call and loses cudaErrorAssert). */\n" + t[end + len("    }\n"):])
+
+
 def patch_runtime(t):
+    t = keep_cuda_device_assert(t)
     # insert before the last "#endif" (the include guard)
     end = t.rstrip().rfind("#endif")
     if end < 0 or "HIP_INCLUDE_HIP_NVIDIA_DETAIL_HIP_RUNTIME_H" not in t:

@@ -20,6 +20,15 @@ echo "== compile + link compat_test.cpp with $NVCC"
     "$HERE/compat/compat_test.cpp" -o "$WORK/compat_test"
 echo "compat_test built"
 
+echo "== a device assert stays CUDA's (__assertfail), not HIP's trap"
+"$NVCC" -x cu -arch=sm_90 -D__HIP_PLATFORM_NVIDIA__ -isystem "$WORK/include" -ptx \
+    "$HERE/compat/device_assert.cpp" -o "$WORK/device_assert.ptx"
+if ! grep -q "__assertfail" "$WORK/device_assert.ptx" || grep -q "trap;" "$WORK/device_assert.ptx"; then
+    echo "FAIL: device assert does not call __assertfail, or traps ($WORK/device_assert.ptx)"
+    exit 1
+fi
+echo "device assert calls __assertfail"
+
 echo "== the unpatched headers must still fail (else the TU no longer covers the CUDA 13 breakage)"
 if "$NVCC" -x cu -arch=sm_90 -D__HIP_PLATFORM_NVIDIA__ -I"$(dirname "$HIP_SRC")" \
         -c "$HERE/compat/compat_test.cpp" -o "$WORK/unpatched.o" >"$WORK/unpatched.log" 2>&1; then
