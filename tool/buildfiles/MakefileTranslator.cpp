@@ -103,6 +103,41 @@ std::string assignedName(llvm::StringRef Lhs) {
   return Lhs.str();
 }
 
+/// The body of the first $(eval ...) in [Begin, End): [after "eval ", the
+/// closing parenthesis).
+std::optional<std::pair<unsigned, unsigned>> evalBody(llvm::StringRef Text, unsigned Begin,
+                                                      unsigned End) {
+  for (llvm::StringRef Open : {"$(eval ", "${eval "}) {
+    size_t At = Text.slice(Begin, End).find(Open);
+    if (At == llvm::StringRef::npos)
+      continue;
+    unsigned BodyBegin = Begin + At + Open.size();
+    int Depth = 1;
+    for (unsigned I = BodyBegin; I < End; ++I) {
+      Depth += (Text[I] == '(' || Text[I] == '{') - (Text[I] == ')' || Text[I] == '}');
+      if (Depth == 0)
+        return std::make_pair(BodyBegin, I);
+    }
+  }
+  return std::nullopt;
+}
+
+/// A line whose only statement is an assignment made by $(eval NAME += ...),
+/// often inside $(foreach ...): the assignment's value is read as one.
+bool parseEvalAssignment(llvm::StringRef Text, unsigned CodeEnd, MakeStatement &S) {
+  std::optional<std::pair<unsigned, unsigned>> Body = evalBody(Text, S.Begin, CodeEnd);
+  if (!Body)
+    return false;
+  std::optional<Separator> Sep = findSeparator(Text, Body->first, Body->second);
+  if (!Sep || !Sep->Assignment)
+    return false;
+  S.K = MakeStatement::Assignment;
+  S.Variable = assignedName(Text.slice(Body->first, Sep->At));
+  S.CodeBegin = Sep->At + Sep->Length;
+  S.CodeEnd = Body->second;
+  return true;
+}
+
 /// Classifies a non-recipe logical line.
 MakeStatement parseLine(llvm::StringRef Text, unsigned Begin, unsigned End, bool &InRule) {
   MakeStatement S;
@@ -120,8 +155,10 @@ MakeStatement parseLine(llvm::StringRef Text, unsigned Begin, unsigned End, bool
   bool ExportAssign = (First == "export" || First == "override") && Sep && Sep->Assignment;
   if (Directives.contains(First) && !ExportAssign)
     return S;
-  if (!Sep)
-    return S; // $(eval ...), a bare word: left alone
+  if (!Sep) {
+    parseEvalAssignment(Text, CodeEnd, S); // else a bare word or function call: left alone
+    return S;
+  }
   if (!Sep->Assignment) {
     // targets: prerequisites [; recipe], or a target-specific assignment
     unsigned After = Sep->At + Sep->Length;

@@ -121,6 +121,21 @@ TEST(MakefileTranslate, ArchitectureForms) {
             "a:\n\thipcc --offload-arch=gfx906 --offload-arch=gfx926 x.cu\n");
 }
 
+TEST(MakefileTranslate, AssignmentsMadeByEval) {
+  // The code-generation loop of sample-style Makefiles: each $(eval) adds a
+  // -gencode to GENCODE_FLAGS, which would reach hipcc as written.
+  EXPECT_EQ(make("SMS ?= 60 80\n"
+                 "$(foreach sm,$(SMS),$(eval GENCODE_FLAGS += -gencode arch=compute_$(sm),code=sm_$(sm)))\n"
+                 "a:\n\tnvcc $(GENCODE_FLAGS) --threads 0 x.cu\n")
+                .Text,
+            "SMS ?= 60 80\n"
+            "$(foreach sm,$(SMS),$(eval GENCODE_FLAGS += --offload-arch=gfx906))\n"
+            "a:\n\thipcc $(GENCODE_FLAGS) x.cu\n");
+  // An eval that assigns no flags, or runs no assignment, stays as written.
+  std::string Other = "$(foreach d,$(DIRS),$(eval OBJS += $(d)/x.o))\n$(eval $(call rule,x))\n";
+  EXPECT_EQ(make(Other).Text, Other);
+}
+
 TEST(MakefileTranslate, HostOptionsLibrariesAndPaths) {
   BuildTranslation T = make("NVCC = /usr/local/cuda-12.2/bin/nvcc\n"
                             "LIBS = -L$(CUDA_HOME)/lib64 -lcudart -lcublas -lcudnn\n"
