@@ -69,7 +69,8 @@ private:
         {"source_languages", &Map.SourceLanguages},
         {"variables", &Map.Variables},   {"references", &Map.References},
         {"properties", &Map.Properties}, {"packages", &Map.Packages},
-        {"targets", &Map.Targets},       {"commands", &Map.Commands}};
+        {"targets", &Map.Targets},       {"commands", &Map.Commands},
+        {"compile_features", &Map.CompileFeatures}};
     auto It = Tables.find(Key);
     return It == Tables.end() ? nullptr : It->second;
   }

@@ -85,6 +85,7 @@ public:
 
   // CMake
   const NameRule *language(const std::string &N) const { return find(Languages, N); }
+  const NameRule *compileFeature(const std::string &N) const { return find(CompileFeatures, N); }
   const NameRule *variable(const std::string &N) const { return find(Variables, N); }
   const NameRule *reference(const std::string &N) const { return find(References, N); }
   const NameRule *property(const std::string &N) const { return find(Properties, N); }
@@ -111,7 +112,7 @@ private:
   std::map<std::string, size_t> FlagByName;
   std::map<std::string, std::string> Compilers;
   std::map<std::string, NameRule> Libraries, SourceLanguages, Languages, Variables, References, Properties,
-      Packages, Targets, Commands;
+      Packages, Targets, Commands, CompileFeatures;
   std::vector<KeywordValueRule> KeywordValues;
   std::vector<std::string> ToolkitVariables, ToolkitPrefixes;
   std::vector<PathFlagRule> PathFlags;

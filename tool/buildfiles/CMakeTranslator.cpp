@@ -194,6 +194,8 @@ private:
     translateFlagArguments(C, Name);
     translateLibraryArguments(C, Name);
     translateKeywordValues(C, Name);
+    if (Name == "target_compile_features")
+      translateCompileFeatures(C);
     for (size_t I = 0; I < C.Args.size(); ++I)
       if (!Claimed.count(I))
         translateNames(C, I);
@@ -578,6 +580,13 @@ private:
       if (const KeywordValueRule *R = Map.keywordValue(Name, C.Args[I].Value))
         if (C.Args[I + 1].Value == R->Cuda)
           replaceArgs(C, I + 1, 1, {R->Hip});
+  }
+
+  /// cuda_std_17 and its kin: CMake's HIP language has hip_std_NN.
+  void translateCompileFeatures(const CMakeCommand &C) {
+    for (size_t I = 1; I < C.Args.size(); ++I)
+      if (const NameRule *F = Map.compileFeature(C.Args[I].Value))
+        replaceArgs(C, I, 1, {F->Hip});
   }
 
   // --- names inside arguments ----------------------------------------------

@@ -217,6 +217,13 @@ TEST(CMakeTranslate, SourceLanguageAndGeneratorExpressions) {
             "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-O3;-ffast-math>)\n");
 }
 
+TEST(CMakeTranslate, CompileFeatures) {
+  EXPECT_EQ(cmake("target_compile_features(t PRIVATE cxx_std_17 cuda_std_17)\n").Text,
+            "target_compile_features(t PRIVATE cxx_std_17 hip_std_17)\n");
+  EXPECT_EQ(cmake("target_compile_features(t PUBLIC cuda_std_03)\n").Text,
+            "target_compile_features(t PUBLIC hip_std_98)\n");
+}
+
 TEST(CMakeTranslate, KeywordWhoseFlagsAllGoGoesToo) {
   EXPECT_EQ(cmake("add_hecbench_benchmark(\n    NAME a\n    MODEL cuda\n    COMPILE_OPTIONS --extended-lambda\n"
                   "    CATEGORIES x\n)\n").Text,
