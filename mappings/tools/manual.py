@@ -262,6 +262,8 @@ OPAQUE = {"CUstream_st": "ihipStream_t", "CUevent_st": "ihipEvent_t",
           "CUgraphExec_st": "hipGraphExec", "CUgraphNode_st": "hipGraphNode",
           "CUmemPoolHandle_st": "ihipMemPoolHandle_t", "CUuuid_st": "hipUUID_t"}
 TYPES = {k: S(v) for k, v in HOST_ALLOC.items()}
+# CUDA's deprecated spelling of cudaDeviceScheduleBlockingSync (both 0x04).
+TYPES["cudaDeviceBlockingSync"] = S("hipDeviceScheduleBlockingSync")
 TYPES.update({k: S(v, note="opaque handle struct; code should use the handle typedef")
               for k, v in OPAQUE.items()})
 TYPES.update({
@@ -762,7 +764,9 @@ RULES["cudnn"] = CUDNN
 # defines HIPBLAS_H in ROCm's sources).
 for _fam, _cuda, _hip in (("curand", "CURAND_H_", "HIPRAND_H_"),
                           ("cusparse", "CUSPARSEAPI", "HIPSPARSE_EXPORT"),
-                          ("cublas", "CUBLAS_API_H_", "HIPBLAS_H")):
+                          ("cublas", "CUBLAS_API_H_", "HIPBLAS_H"),
+                          ("cufft", "_CUFFT_H_", "HIPFFT_H_"),
+                          ("cusolver", "CUSOLVER_COMMON_H_", "HIPSOLVER_H")):
     RULES.setdefault(_fam, {})[_cuda] = {"kind": "macro", "hip": _hip, "defined_only": True}
 
 

@@ -13,6 +13,17 @@ inline void checkError(cudaError_t e, const char *where) {
 }
 #endif
 
+// helper_cuda.h's test for the runtime's types; used below unguarded, so the
+// translated test must hold on both HIP platforms.
+#ifdef __DRIVER_TYPES_H__
+inline const char *errorName(cudaError_t e) { return cudaGetErrorName(e); }
+#endif
+
+inline int blockingSyncFirstLetter() {
+  cudaSetDeviceFlags(cudaDeviceBlockingSync);
+  return errorName(cudaSuccess)[0];
+}
+
 #if defined(__CUDACC__) || defined(__NVCC__)
 #define HOST_DEVICE __host__ __device__
 #else
