@@ -626,6 +626,15 @@ void Pipeline::addInsertions(const FileReport &R, std::vector<Edit> &Edits) cons
     Include->Text += Shims->Text;
     Shims.reset();
   }
+  // A library header's own lines above it (hip_defines) start where the
+  // runtime include goes: one insertion, the runtime first.
+  auto SameSpot = llvm::find_if(Edits, [&](const Edit &E) {
+    return Include && E.Offset == Include->Offset && E.Length == 0;
+  });
+  if (SameSpot != Edits.end()) {
+    SameSpot->Text = Include->Text + SameSpot->Text;
+    Include.reset();
+  }
   for (std::optional<Edit> *Insertion : {&Include, &Shims})
     if (*Insertion)
       Edits.push_back(std::move(**Insertion));
