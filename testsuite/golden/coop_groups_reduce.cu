@@ -26,3 +26,11 @@ __global__ void tile_stats(const float *in, float *out, unsigned *bits, SumMax *
     return SumMax{a.sum + b.sum, a.max < b.max ? b.max : a.max};
   });
 }
+
+// A coalesced group: any size, and no shfl_xor in HIP's class.
+__global__ void active_sum(const int *in, int *out) {
+  if (in[threadIdx.x] > 0) {
+    cg::coalesced_group active = cg::coalesced_threads();
+    out[threadIdx.x] = cg::reduce(active, in[threadIdx.x], cg::plus<int>());
+  }
+}
