@@ -4,6 +4,7 @@
 #include "core/FaultInjection.h"
 #include "discover/BuildDatabase.h"
 #include "discover/ProjectHeaders.h"
+#include "discover/IncludeFallback.h"
 #include "parse/CompileFlags.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -343,6 +344,36 @@ llvm::Error addInputFiles(const std::vector<FoundPath> &Found,
   return llvm::Error::success();
 }
 
+/// The -I folders of a file's flags (both spellings).
+std::vector<std::string> includeFlagDirs(const std::vector<std::string> &Flags) {
+  std::vector<std::string> Dirs;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    llvm::StringRef F(Flags[I]);
+    if (F == "-I" && I + 1 < Flags.size())
+      Dirs.push_back(Flags[++I]);
+    else if (F.starts_with("-I"))
+      Dirs.push_back(F.drop_front(2).str());
+  }
+  return Dirs;
+}
+
+/// Without a database, a source's includes that only the input tree holds
+/// are searched there (IncludeFallback.h).
+void addTreeIncludeFallbacks(const std::vector<std::string> &SystemRoots,
+                             std::vector<InputFile> &Files) {
+  std::vector<std::string> Headers;
+  for (const InputFile &F : Files)
+    if (F.IsHeader)
+      Headers.push_back(F.Source);
+  if (Headers.empty())
+    return;
+  TreeHeaders Tree(Headers);
+  for (InputFile &F : Files)
+    if (F.Action == FileAction::Translate && !F.IsHeader)
+      llvm::append_range(F.CompileFlags,
+                         Tree.fallbackFlags(F.Source, includeFlagDirs(F.CompileFlags), SystemRoots));
+}
+
 } // namespace
 
 llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
@@ -399,6 +430,8 @@ llvm::Expected<Discovery> discoverInputs(const DiscoveryRequest &Request) {
   if (llvm::Error E = addInputFiles(Found, Includer, Database.get(), OutputRoot, SingleFile,
                                     Request, Result.Files))
     return E;
+  if (!Database)
+    addTreeIncludeFallbacks(Request.SystemRoots, Result.Files);
   std::sort(Result.Files.begin(), Result.Files.end(),
             [](const InputFile &A, const InputFile &B) { return A.Display < B.Display; });
   return Result;

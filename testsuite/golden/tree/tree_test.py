@@ -112,6 +112,38 @@ def check_relative_include(tool, tmp):
               % (name, modes.get(name)))
 
 
+def check_tree_include_fallback(tool, tmp):
+    """A directory input names no -I: an include found only in one folder of
+    the tree (cuda-samples' <helper_cuda.h> in Common/) is searched there, so
+    the unit parses with the AST; it is searched after the system folders (the
+    tree's own math.h does not shadow the C library's), and a name two folders
+    hold is left unresolved."""
+    proj = os.path.join(tmp, "samples")
+    files = {
+        "Common/helper.h": "#pragma once\n#include <cuda_runtime.h>\n#include <cmath>\n"
+                           "inline bool ok(cudaError_t e) { return e == cudaSuccess && std::isfinite(1.0); }\n",
+        "Common/math.h": "#error the tree's math.h shadowed the C library's\n",
+        "Samples/a/a.cu": "#include <helper.h>\n#include <math.h>\n__global__ void k(float *p) { p[0] = 1; }\n"
+                          "int main() { float *p; return ok(cudaMalloc(&p, 4)) ? 0 : 1; }\n",
+        "Samples/b/b.cu": "#include \"twice.h\"\nint main() { return TWICE; }\n",
+        "x/twice.h": "#define TWICE 2\n",
+        "y/twice.h": "#define TWICE 3\n",
+    }
+    for name, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(proj, name)), exist_ok=True)
+        with open(os.path.join(proj, name), "w") as f:
+            f.write(text)
+    report = os.path.join(tmp, "fallback.json")
+    p = run([tool, proj, "-o", os.path.join(tmp, "out-fallback"), "--json", report, "--fail-on=never"])
+    if not check(p.returncode == 0 and os.path.exists(report), "tree fallback run failed: " + p.stderr):
+        return
+    with open(report) as f:
+        modes = {os.path.basename(f["path"]): f["parseMode"] for f in json.load(f)["files"]}
+    check(modes.get("a.cu") == "ast", "a.cu parse mode %r, want 'ast' (<helper.h> from Common/)"
+          % modes.get("a.cu"))
+    check(modes.get("b.cu") != "ast", "b.cu parsed with one of two twice.h (mode %r)" % modes.get("b.cu"))
+
+
 def check_input_errors(tool, src, tmp):
     """Input errors: exit 2, nothing written."""
     p = run([tool, src, "-o", os.path.join(src, "out")])
@@ -155,6 +187,7 @@ def main():
         check_jobs(a.tool, src, tmp, check_tree(a.tool, src, tmp))
         check_compile_database(a.tool, src, tmp)
         check_relative_include(a.tool, tmp)
+        check_tree_include_fallback(a.tool, tmp)
         check_input_errors(a.tool, src, tmp)
         check_options(a.tool, src)
     for f in failures:
