@@ -156,6 +156,12 @@ def check(name, args):
     try:
         shutil.copytree(os.path.join(corpus, name + "-hip"), os.path.join(root, "src", name + "-hip"),
                         symlinks=True)
+        # A twin that builds the CUDA folder's sources (frna: ../frna-cuda/main.c)
+        # writes its objects there: a copy, so the corpus is never written.
+        cuda = os.path.join(root, "src", name + "-cuda")
+        if os.path.islink(cuda):
+            os.unlink(cuda)
+            shutil.copytree(os.path.join(corpus, name + "-cuda"), cuda, symlinks=True)
         env = dict(os.environ, HIPCC_COMPILE_FLAGS_APPEND="--offload-arch=gfx906")
         result["twin"] = build_columns(root, name + "-hip", cols, args, env)
     finally:
