@@ -54,17 +54,11 @@ private:
 unsigned lineEnd(const std::string &Text, unsigned Offset) {
   while (Offset < Text.size()) {
     char C = Text[Offset];
-    if (C == '\\') {
-      unsigned J = Offset + 1;
-      while (J < Text.size() && (Text[J] == ' ' || Text[J] == '\t'))
-        ++J;
-      if (J < Text.size() && Text[J] == '\r')
-        ++J;
-      if (J < Text.size() && Text[J] == '\n') {
-        Offset = J + 1;
-        continue;
-      }
-    } else if (C == '/' && Offset + 1 < Text.size() && Text[Offset + 1] == '*') {
+    if (size_t Next = continuationEnd(Text, Offset)) {
+      Offset = unsigned(Next);
+      continue;
+    }
+    if (C == '/' && Offset + 1 < Text.size() && Text[Offset + 1] == '*') {
       size_t Close = Text.find("*/", Offset + 2);
       Offset = Close == std::string::npos ? Text.size() : unsigned(Close + 2);
       continue;
