@@ -275,30 +275,15 @@ private:
   bool Ok = true;
 };
 
-void BuildFlagMap::addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
-                            bool IsError) {
-  Issues.push_back({File, Line, Col, std::move(Msg), IsError});
-}
-
-bool BuildFlagMap::hasErrors() const {
-  return std::any_of(Issues.begin(), Issues.end(), [](const MapLoadIssue &I) { return I.IsError; });
-}
-
 bool BuildFlagMap::loadFile(const std::string &Path) {
-  std::optional<std::string> Text = readMapFile(Path);
-  if (!Text) {
-    addIssue(Path, 0, 0, "cannot read build map file");
-    return false;
-  }
-  return loadText(*Text, Path);
+  return loadFileText(Path, "build map file",
+                      [&](const std::string &Text) { return loadText(Text, Path); });
 }
 
 bool BuildFlagMap::loadDirectory(const std::string &Dir) {
-  auto Files = yamlFilesOf(Dir);
-  if (!Files) {
-    addIssue(Dir, 0, 0, "cannot open build map directory");
+  auto Files = mapFilesOf(Dir, "build map directory");
+  if (!Files)
     return false;
-  }
   bool Ok = true;
   for (const std::string &F : *Files)
     Ok &= loadFile(F);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/Diagnostic.h"
-#include "mapping/ApiMap.h" // MapLoadIssue
+#include "mapping/ApiMap.h" // MapIssues
 
 #include <map>
 #include <optional>
@@ -54,16 +54,13 @@ struct KeywordValueRule {
   std::string Command, Keyword, Cuda, Hip;
 };
 
-class BuildFlagMap {
+class BuildFlagMap : public MapIssues {
 public:
   /// Loads one YAML file; errors carry file:line:column.
   bool loadFile(const std::string &Path);
   /// Loads every *.yaml of a directory (mappings/buildfiles), in name order.
   bool loadDirectory(const std::string &Dir);
   bool loadText(const std::string &Text, const std::string &Origin);
-
-  const std::vector<MapLoadIssue> &issues() const { return Issues; }
-  bool hasErrors() const;
 
   // nvcc command lines
   const NvccFlagRule *findFlag(const std::string &NameWithoutDashes) const;
@@ -104,8 +101,6 @@ private:
   static const NameRule *find(const std::map<std::string, NameRule> &M, const std::string &N);
   static bool contains(const std::vector<std::string> &L, const std::string &N);
   bool loadYaml(const std::string &Text, const std::string &Origin);
-  void addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
-                bool IsError = true);
   friend class BuildMapReader;
 
   std::vector<NvccFlagRule> Flags;
@@ -118,7 +113,6 @@ private:
   std::vector<PathFlagRule> PathFlags;
   std::vector<std::string> FlagCommands, FlagKeywords, LibraryCommands, LibraryKeywords,
       SourceCommands, CudaSourceExtensions, LinkRequires, InputPathFlags, OutputPathFlags;
-  std::vector<MapLoadIssue> Issues;
 };
 
 } // namespace cu2dcu

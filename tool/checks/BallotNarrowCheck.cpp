@@ -184,82 +184,92 @@ private:
     if (!Flow)
       return;
     WarpAnalysis &A = analysis();
-    const Expr *L = B->getLHS(), *R = B->getRHS();
-    unsigned TL = A.taint(L, *Flow, Ctx), TR = A.taint(R, *Flow, Ctx);
+    unsigned TL = A.taint(B->getLHS(), *Flow, Ctx), TR = A.taint(B->getRHS(), *Flow, Ctx);
+    if (B->getOpcode() == BO_Assign)
+      onStore(B, TR, *Flow, Ctx);
+    else if (B->getOpcode() == BO_EQ || B->getOpcode() == BO_NE)
+      onCompare(B, TL, TR, Ctx);
+    else if ((TL | TR) & TaintBallot)
+      onLaneBit((TL & TaintBallot) ? B->getRHS() : B->getLHS(), *Flow, Ctx);
+  }
+
+  /// m = __ballot_sync(...) into a variable declared 32-bit elsewhere (TR:
+  /// the taint of the stored value).
+  void onStore(const BinaryOperator *B, unsigned TR, const FunctionFlow &Flow, ASTContext &Ctx) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
+    const VarDecl *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V || !(TR & TaintBallot) || !isNarrowInteger(V->getType(), Ctx) ||
+        V->getType()->getContainedAutoType())
+      return;
+    if (V->getInit() && (analysis().taint(V->getInit(), Flow, Ctx) & TaintBallot))
+      return; // reported at the declaration
+    report(B->getOperatorLoc(), Severity::Warning,
+           "a lane mask is stored in the " + std::to_string(Ctx.getTypeSize(V->getType())) +
+               "-bit '" + V->getName().str() +
+               "': a ballot has 64 bits on a 64-lane wavefront, lanes 32-63 are lost; declare "
+               "it unsigned long long",
+           {widenType(V, Flow, Ctx)});
+  }
+
+  /// A ballot compared with the 32-bit full mask.
+  void onCompare(const BinaryOperator *B, unsigned TL, unsigned TR, ASTContext &Ctx) {
+    const Expr *Const = (TL & TaintBallot)   ? B->getRHS()
+                        : (TR & TaintBallot) ? B->getLHS()
+                                             : nullptr;
+    Expr::EvalResult C;
+    if (!Const || Const->isValueDependent() || !Const->EvaluateAsInt(C, Ctx))
+      return;
+    if ((C.Val.getInt().extOrTrunc(64).getZExtValue() & 0xffffffffffffffffull) != 0xffffffffull &&
+        !(C.Val.getInt().getBitWidth() <= 32 && C.Val.getInt().isAllOnes()))
+      return;
+    // The active lanes: __activemask(), or what the target has instead.
+    const ApiEntry *ActiveMask = context().map().lookup("__activemask");
+    std::string Full = ActiveMask && predatesHipFunction(ActiveMask, context().options().TargetHip)
+                           ? ActiveMask->LegacyHip
+                           : "__activemask()";
     const SourceManager &SM = Ctx.getSourceManager();
-    if (B->getOpcode() == BO_Assign) {
-      // m = __ballot_sync(...) into a variable declared 32-bit elsewhere.
-      const auto *Ref = dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts());
-      const VarDecl *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-      if (!V || !(TR & TaintBallot) || !isNarrowInteger(V->getType(), Ctx) ||
-          V->getType()->getContainedAutoType())
-        return;
-      if (V->getInit() && (A.taint(V->getInit(), *Flow, Ctx) & TaintBallot))
-        return; // reported at the declaration
-      report(B->getOperatorLoc(), Severity::Warning,
-             "a lane mask is stored in the " + std::to_string(Ctx.getTypeSize(V->getType())) +
-                 "-bit '" + V->getName().str() +
-                 "': a ballot has 64 bits on a 64-lane wavefront, lanes 32-63 are lost; declare "
-                 "it unsigned long long",
-             {widenType(V, *Flow, Ctx)});
+    report(useLoc(Const->getBeginLoc(), SM), Severity::Warning,
+           "compares a lane mask with the 32-bit full mask '" + exprText(Const, SM) +
+               "': on a 64-lane wavefront all lanes set is 0xffffffffffffffff; compare with " +
+               Full + " (the active lanes)",
+           {rangeFix(SM, Const->getBeginLoc(), Const->getEndLoc(), Full,
+                     "compare with the active lanes", false)});
+  }
+
+  /// mask & (1u << lane): a 32-bit lane bit (Other: the operand beside the
+  /// ballot), written here or in a variable.
+  void onLaneBit(const Expr *Other, const FunctionFlow &Flow, ASTContext &Ctx) {
+    if (!(analysis().taint(Other, Flow, Ctx) & TaintLaneBit))
+      return;
+    const VarDecl *Holder = nullptr;
+    const IntegerLiteral *One = laneBitLiteral(Other, Flow, Holder, 0);
+    if (!One)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::string Lit = spelledText(One->getSourceRange(), SM);
+    std::string Wide = (Lit.empty() ? std::string("1") : Lit.substr(0, Lit.find_first_of("uUlL"))) +
+                       "ull";
+    Wave64Fix LitFix = tokenFix(SM, One->getLocation(), Wide, "make the lane bit 64-bit", true);
+    if (!Holder) {
+      const auto *Shift = dyn_cast_or_null<Expr>(parentSkippingParens(One, Ctx));
+      report(One->getLocation(), Severity::Warning,
+             "'" + exprText(Shift ? Shift : One, SM) +
+                 "' is a 32-bit lane bit: for lanes 32-63 of a 64-lane wavefront the shift "
+                 "overflows; use " + Wide,
+             {LitFix});
       return;
     }
-    if (B->getOpcode() == BO_EQ || B->getOpcode() == BO_NE) {
-      const Expr *Const = (TL & TaintBallot) ? R : (TR & TaintBallot) ? L : nullptr;
-      Expr::EvalResult C;
-      if (!Const || Const->isValueDependent() || !Const->EvaluateAsInt(C, Ctx))
-        return;
-      if ((C.Val.getInt().extOrTrunc(64).getZExtValue() & 0xffffffffffffffffull) != 0xffffffffull &&
-          !(C.Val.getInt().getBitWidth() <= 32 && C.Val.getInt().isAllOnes()))
-        return;
-      // The active lanes: __activemask(), or what the target has instead.
-      const ApiEntry *ActiveMask = context().map().lookup("__activemask");
-      std::string Full = ActiveMask && predatesHipFunction(ActiveMask, context().options().TargetHip)
-                             ? ActiveMask->LegacyHip
-                             : "__activemask()";
-      report(useLoc(Const->getBeginLoc(), SM), Severity::Warning,
-             "compares a lane mask with the 32-bit full mask '" + exprText(Const, SM) +
-                 "': on a 64-lane wavefront all lanes set is 0xffffffffffffffff; compare with " +
-                 Full + " (the active lanes)",
-             {rangeFix(SM, Const->getBeginLoc(), Const->getEndLoc(), Full,
-                       "compare with the active lanes", false)});
-      return;
-    }
-    // mask & (1u << lane): a 32-bit lane bit, written here or in a variable.
-    if ((TL | TR) & TaintBallot) {
-      const Expr *Other = (TL & TaintBallot) ? R : L;
-      if (!(A.taint(Other, *Flow, Ctx) & TaintLaneBit))
-        return;
-      const VarDecl *Holder = nullptr;
-      const IntegerLiteral *One = laneBitLiteral(Other, *Flow, Holder, 0);
-      if (!One)
-        return;
-      std::string Lit = spelledText(One->getSourceRange(), SM);
-      std::string Wide = (Lit.empty() ? std::string("1") : Lit.substr(0, Lit.find_first_of("uUlL"))) +
-                         "ull";
-      Wave64Fix LitFix = tokenFix(SM, One->getLocation(), Wide, "make the lane bit 64-bit", true);
-      if (!Holder) {
-        const auto *Shift = dyn_cast_or_null<Expr>(parentSkippingParens(One, Ctx));
-        report(One->getLocation(), Severity::Warning,
-               "'" + exprText(Shift ? Shift : One, SM) +
-                   "' is a 32-bit lane bit: for lanes 32-63 of a 64-lane wavefront the shift "
-                   "overflows; use " + Wide,
-               {LitFix});
-        return;
-      }
-      Wave64Fix TypeFix = widenType(Holder, *Flow, Ctx);
-      bool Safe = TypeFix.Safe;
-      LitFix.Safe = Safe;
-      std::vector<Wave64Fix> Fixes{LitFix};
-      if (isNarrowInteger(Holder->getType(), Ctx) && !Holder->getType()->getContainedAutoType())
-        Fixes.push_back(TypeFix);
-      report(Holder->getLocation(), Severity::Warning,
-             "'" + Holder->getName().str() +
-                 "' is a 32-bit lane mask built from a 32-bit lane bit and used with a "
-                 "wavefront-wide mask: for lanes 32-63 the shift overflows; build it with " +
-                 Wide + " in an unsigned long long",
-             std::move(Fixes));
-    }
+    Wave64Fix TypeFix = widenType(Holder, Flow, Ctx);
+    LitFix.Safe = TypeFix.Safe;
+    std::vector<Wave64Fix> Fixes{LitFix};
+    if (isNarrowInteger(Holder->getType(), Ctx) && !Holder->getType()->getContainedAutoType())
+      Fixes.push_back(TypeFix);
+    report(Holder->getLocation(), Severity::Warning,
+           "'" + Holder->getName().str() +
+               "' is a 32-bit lane mask built from a 32-bit lane bit and used with a "
+               "wavefront-wide mask: for lanes 32-63 the shift overflows; build it with " +
+               Wide + " in an unsigned long long",
+           std::move(Fixes));
   }
 
   /// The 32-bit literal of the lane bit that E is built from (1u in

@@ -16,6 +16,27 @@ namespace {
 
 enum class Kind { Lane, WarpId, WarpBase, LastLane };
 
+/// 32-lane math: an operator whose operand derived from OperandTaint meets
+/// a warp-size constant (the other operand; either one when EitherSide).
+struct LaneMathShape {
+  BinaryOperatorKind Op;
+  unsigned OperandTaint;
+  int64_t Constant;
+  Kind Finding;
+  bool EitherSide;
+};
+
+const LaneMathShape Shapes[] = {
+    {BO_Rem, TaintThread, 32, Kind::Lane, false},    // tid % 32
+    {BO_And, TaintThread, 31, Kind::Lane, true},     // tid & 31
+    {BO_Div, TaintThread, 32, Kind::WarpId, false},  // tid / 32
+    {BO_Shr, TaintThread, 5, Kind::WarpId, false},   // tid >> 5
+    {BO_Mul, TaintWarpId, 32, Kind::WarpBase, true}, // warp * 32
+    {BO_Shl, TaintWarpId, 5, Kind::WarpBase, false}, // warp << 5
+    {BO_EQ, TaintLane, 31, Kind::LastLane, true},    // lane == 31
+    {BO_NE, TaintLane, 31, Kind::LastLane, true},    // lane != 31
+};
+
 class LaneMathCheck : public Wave64Check {
 public:
   using Wave64Check::Wave64Check;
@@ -44,44 +65,15 @@ public:
     const Expr *L = B->getLHS(), *R = B->getRHS();
     SourceLocation OpLoc = B->getOperatorLoc();
     unsigned TL = A.taint(L, Flow, Ctx), TR = A.taint(R, Flow, Ctx);
-    std::optional<WarpConstant> C;
-    switch (Op) {
-    case BO_Rem:
-      if ((TL & TaintThread) && (C = A.warpConstant(R, Ctx, {32}, OpLoc)))
-        return found(B, Kind::Lane, *C, R, Flow, Ctx);
-      return;
-    case BO_And:
-      if ((TL & TaintThread) && (C = A.warpConstant(R, Ctx, {31}, OpLoc)))
-        return found(B, Kind::Lane, *C, R, Flow, Ctx);
-      if ((TR & TaintThread) && (C = A.warpConstant(L, Ctx, {31}, OpLoc)))
-        return found(B, Kind::Lane, *C, L, Flow, Ctx);
-      return;
-    case BO_Div:
-      if ((TL & TaintThread) && (C = A.warpConstant(R, Ctx, {32}, OpLoc)))
-        return found(B, Kind::WarpId, *C, R, Flow, Ctx);
-      return;
-    case BO_Shr:
-      if ((TL & TaintThread) && (C = A.warpConstant(R, Ctx, {5}, OpLoc)))
-        return found(B, Kind::WarpId, *C, R, Flow, Ctx);
-      return;
-    case BO_Mul:
-      if ((TL & TaintWarpId) && (C = A.warpConstant(R, Ctx, {32}, OpLoc)))
-        return found(B, Kind::WarpBase, *C, R, Flow, Ctx);
-      if ((TR & TaintWarpId) && (C = A.warpConstant(L, Ctx, {32}, OpLoc)))
-        return found(B, Kind::WarpBase, *C, L, Flow, Ctx);
-      return;
-    case BO_Shl:
-      if ((TL & TaintWarpId) && (C = A.warpConstant(R, Ctx, {5}, OpLoc)))
-        return found(B, Kind::WarpBase, *C, R, Flow, Ctx);
-      return;
-    case BO_EQ:
-    case BO_NE:
-      if ((TL & TaintLane) && (C = A.warpConstant(R, Ctx, {31}, OpLoc)))
-        return found(B, Kind::LastLane, *C, R, Flow, Ctx);
-      if ((TR & TaintLane) && (C = A.warpConstant(L, Ctx, {31}, OpLoc)))
-        return found(B, Kind::LastLane, *C, L, Flow, Ctx);
-      return;
-    default:
+    for (const LaneMathShape &Shape : Shapes) {
+      if (Shape.Op != Op)
+        continue;
+      std::optional<WarpConstant> C;
+      if ((TL & Shape.OperandTaint) && (C = A.warpConstant(R, Ctx, {Shape.Constant}, OpLoc)))
+        return found(B, Shape.Finding, *C, R, Flow, Ctx);
+      if (Shape.EitherSide && (TR & Shape.OperandTaint) &&
+          (C = A.warpConstant(L, Ctx, {Shape.Constant}, OpLoc)))
+        return found(B, Shape.Finding, *C, L, Flow, Ctx);
       return;
     }
   }
@@ -123,6 +115,27 @@ private:
     return nullptr;
   }
 
+  /// A lane used as an index: safe in an array of at least 64 elements, or
+  /// in a per-warp array (also indexed by a warp id) read back by lane in the
+  /// last step, where the lane stays below the number of warps.
+  bool subscriptIsSafe(const ArraySubscriptExpr *Sub, const Expr *Child, Kind K,
+                       const FunctionFlow &Flow, ASTContext &Ctx) {
+    if (K != Kind::Lane || Sub->getIdx()->IgnoreParenImpCasts() != Child->IgnoreParenImpCasts())
+      return true;
+    QualType T = Sub->getBase()->IgnoreParenImpCasts()->getType();
+    const auto *Array = Ctx.getAsConstantArrayType(T);
+    if (!Array || Array->getSize().getZExtValue() >= 64)
+      return true;
+    const VarDecl *Root = rootArray(Sub->getBase());
+    if (!Root)
+      return false;
+    for (const ArraySubscriptExpr *Other : Flow.Subscripts)
+      if (rootArray(Other->getBase()) == Root &&
+          (analysis().taint(Other->getIdx(), Flow, Ctx) & TaintWarpId))
+        return true;
+    return false;
+  }
+
   /// Whether one use of a lane / warp value keeps its meaning when the value
   /// is computed for 64 lanes instead of 32.
   bool useIsSafe(const Expr *Use, Kind K, const FunctionFlow &Flow, ASTContext &Ctx) {
@@ -143,24 +156,8 @@ private:
       const FunctionDecl *Callee = Call->getDirectCallee();
       return Callee && Ctx.getSourceManager().isInSystemHeader(Callee->getLocation());
     }
-    if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(P)) {
-      if (K != Kind::Lane || Sub->getIdx()->IgnoreParenImpCasts() != Child->IgnoreParenImpCasts())
-        return true;
-      QualType T = Sub->getBase()->IgnoreParenImpCasts()->getType();
-      const auto *Array = Ctx.getAsConstantArrayType(T);
-      if (!Array || Array->getSize().getZExtValue() >= 64)
-        return true;
-      // A per-warp array (also indexed by a warp id) read back by lane in the
-      // last step: the lane stays below the number of warps.
-      const VarDecl *Root = rootArray(Sub->getBase());
-      if (!Root)
-        return false;
-      for (const ArraySubscriptExpr *Other : Flow.Subscripts)
-        if (rootArray(Other->getBase()) == Root &&
-            (analysis().taint(Other->getIdx(), Flow, Ctx) & TaintWarpId))
-          return true;
-      return false;
-    }
+    if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(P))
+      return subscriptIsSafe(Sub, Child, K, Flow, Ctx);
     if (const auto *Bin = dyn_cast<BinaryOperator>(P)) {
       const Expr *Other =
           Bin->getLHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts() ? Bin->getRHS()
@@ -206,31 +203,53 @@ private:
     return true;
   }
 
+  /// What the expression of a finding of kind K assumes, and why that is
+  /// wrong on a 64-lane wavefront.
+  static const char *whatItAssumes(Kind K) {
+    switch (K) {
+    case Kind::Lane:
+      return "computes a lane index for 32-lane warps; a wavefront has 64 lanes, so lanes 32-63 "
+             "get 0-31 again";
+    case Kind::WarpId:
+      return "numbers 32-thread warps; a 64-lane wavefront holds two of them, so warp ids and "
+             "lane-0 leaders no longer match the hardware";
+    case Kind::WarpBase:
+      return "takes the first thread of a 32-thread warp; wavefronts are 64 wide";
+    case Kind::LastLane:
+      return "tests for the last lane of a 32-lane warp; the last lane of a wavefront is "
+             "warpSize - 1 (63)";
+    }
+    return "";
+  }
+
+  /// The fix of a literal 32, 31 or 5 (x >> 5 -> x / warpSize; x << 5 -> x *
+  /// warpSize, only where the left operand binds tighter than / already).
+  static std::optional<Wave64Fix> literalFix(const BinaryOperator *B, const WarpConstant &C,
+                                             const Expr *ConstExpr, bool Safe,
+                                             const SourceManager &SM) {
+    if (C.Value == 32)
+      return tokenFix(SM, C.LiteralLoc, "warpSize", "use warpSize", Safe);
+    if (C.Value == 31) {
+      bool Paren = B->getOpcode() == BO_And || B->getOpcode() == BO_AndAssign;
+      return tokenFix(SM, C.LiteralLoc, Paren ? "(warpSize - 1)" : "warpSize - 1",
+                      "use warpSize - 1", Safe);
+    }
+    if (C.Value != 5)
+      return std::nullopt;
+    const Expr *Left = B->getLHS()->IgnoreImpCasts();
+    bool Plain = B->isCompoundAssignmentOp() ||
+                 (!isa<BinaryOperator>(Left) && !isa<ConditionalOperator>(Left));
+    bool Shr = B->getOpcode() == BO_Shr || B->getOpcode() == BO_ShrAssign;
+    std::string Repl =
+        std::string(Shr ? "/" : "*") + (B->isCompoundAssignmentOp() ? "=" : "") + " warpSize";
+    return rangeFix(SM, B->getOperatorLoc(), ConstExpr->getEndLoc(), Repl,
+                    std::string("use ") + (Shr ? "/" : "*") + " warpSize", Safe && Plain);
+  }
+
   void found(const BinaryOperator *B, Kind K, const WarpConstant &C, const Expr *ConstExpr,
              const FunctionFlow &Flow, ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
-    std::string Text = exprText(B, SM);
-    std::string Message;
-    switch (K) {
-    case Kind::Lane:
-      Message = "'" + Text +
-                "' computes a lane index for 32-lane warps; a wavefront has 64 lanes, so lanes "
-                "32-63 get 0-31 again";
-      break;
-    case Kind::WarpId:
-      Message = "'" + Text +
-                "' numbers 32-thread warps; a 64-lane wavefront holds two of them, so warp ids "
-                "and lane-0 leaders no longer match the hardware";
-      break;
-    case Kind::WarpBase:
-      Message = "'" + Text + "' takes the first thread of a 32-thread warp; wavefronts are 64 wide";
-      break;
-    case Kind::LastLane:
-      Message = "'" + Text +
-                "' tests for the last lane of a 32-lane warp; the last lane of a wavefront is "
-                "warpSize - 1 (63)";
-      break;
-    }
+    std::string Message = "'" + exprText(B, SM) + "' " + whatItAssumes(K);
     std::vector<Wave64Fix> Fixes;
     const std::string Want = K == Kind::LastLane ? "warpSize - 1" : "warpSize";
     if (C.Named) {
@@ -241,25 +260,8 @@ private:
                                  "define " + C.Name + " as warpSize", false));
     } else if (C.LiteralLoc.isValid()) {
       bool Safe = fixIsSafe(B, K, Flow, Ctx);
-      if (C.Value == 32) {
-        Fixes.push_back(tokenFix(SM, C.LiteralLoc, "warpSize", "use warpSize", Safe));
-      } else if (C.Value == 31) {
-        bool Paren = B->getOpcode() == BO_And || B->getOpcode() == BO_AndAssign;
-        Fixes.push_back(tokenFix(SM, C.LiteralLoc, Paren ? "(warpSize - 1)" : "warpSize - 1",
-                                 "use warpSize - 1", Safe));
-      } else if (C.Value == 5) {
-        // x >> 5 -> x / warpSize; x << 5 -> x * warpSize (only where the
-        // left operand binds tighter than / already).
-        const Expr *Left = B->getLHS()->IgnoreImpCasts();
-        bool Plain = B->isCompoundAssignmentOp() ||
-                     (!isa<BinaryOperator>(Left) && !isa<ConditionalOperator>(Left));
-        bool Shr = B->getOpcode() == BO_Shr || B->getOpcode() == BO_ShrAssign;
-        std::string Repl = std::string(Shr ? "/" : "*") + (B->isCompoundAssignmentOp() ? "=" : "") +
-                           " warpSize";
-        Fixes.push_back(rangeFix(SM, B->getOperatorLoc(), ConstExpr->getEndLoc(), Repl,
-                                 std::string("use ") + (Shr ? "/" : "*") + " warpSize",
-                                 Safe && Plain));
-      }
+      if (auto Fix = literalFix(B, C, ConstExpr, Safe, SM))
+        Fixes.push_back(std::move(*Fix));
       if (!Safe)
         Message += "; use " + Want + ", together with the code around it that relies on 32 "
                    "lanes (not changed automatically)";

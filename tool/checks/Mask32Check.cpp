@@ -49,16 +49,11 @@ public:
     const WarpCallDecision *Decision = warpPlan().decisionFor(*Call);
     if (!Decision)
       return;
-    const MaskInfo &Mask = Decision->Mask;
-    const MaskAction Action = Decision->Action;
-    const bool Old = Decision->Legacy;
     const SourceManager &SM = Ctx.getSourceManager();
     // Point at the mask as written in the call (FULL_MASK, not its #define).
     SourceLocation At = SM.getFileLoc(Call->mask()->getBeginLoc());
     if (!inTranslatedCode(context(), At))
       At = Call->mask()->getBeginLoc();
-    const std::string Fn = "'" + Call->Name + "'";
-    const std::string Desc = Mask.describe();
     // A call written with its mask in a macro body (#define __shfl_down(v, d)
     // __shfl_down_sync(0xffffffff, v, d)): the body is the line to change, the
     // uses fold into it.
@@ -67,15 +62,26 @@ public:
         Call->mask()->getBeginLoc().isMacroID() &&
         !SM.isMacroArgExpansion(Call->mask()->getBeginLoc()))
       Body = SM.getSpellingLoc(Call->NameLoc);
-    auto Report = [&](Severity Level, std::string Message, std::vector<Wave64Fix> Fixes = {}) {
-      report(At, Level, std::move(Message), std::move(Fixes), Body);
-    };
+    explain(*Call, *Decision, Ctx,
+            [&](Severity Level, std::string Message, std::vector<Wave64Fix> Fixes) {
+              report(At, Level, std::move(Message), std::move(Fixes), Body);
+            });
+  }
 
-    if (Action == MaskAction::Extend) {
+private:
+  using Reporter = llvm::function_ref<void(Severity, std::string, std::vector<Wave64Fix>)>;
+
+  /// The finding for the call's mask, by what the translator does with it.
+  void explain(const WarpCall &Call, const WarpCallDecision &Decision, ASTContext &Ctx,
+               Reporter Report) {
+    const MaskInfo &Mask = Decision.Mask;
+    const std::string Fn = "'" + Call.Name + "'";
+    const std::string GivenTo = Mask.describe() + " given to " + Fn;
+    if (Decision.Action == MaskAction::Extend) {
       Report(Severity::Warning,
-             "lane mask " + Desc + " given to " + Fn +
+             "lane mask " + GivenTo +
                  " is 32-bit and HIP's *_sync warp functions take a 64-bit mask: it is passed "
-                 "through '" + Decision->Entry->MaskShim +
+                 "through '" + Decision.Entry->MaskShim +
                  "', which makes the full 32-bit mask the whole 64-lane wavefront and "
                  "zero-extends any other (lanes 32-63 are not selected); give the mask a 64-bit "
                  "value and type",
@@ -85,64 +91,74 @@ public:
     }
     switch (Mask.Kind) {
     case MaskKind::Full32:
-      if (isDrop(Action)) {
-        Report(Severity::Note,
-               "32-bit lane mask " + Desc + " dropped: " +
-                   (Call->Fn == WarpFn::SyncWarp
-                        ? std::string("on AMD, '__syncwarp' becomes its shim, a wavefront "
-                                      "fence and barrier, which cover all 64 lanes")
-                        : "'" + legacyHipName(*Call, Decision->Entry) +
-                              "' works on the whole 64-lane wavefront"));
-        return;
-      }
-      if (Action == MaskAction::Widen) {
-        Report(Severity::Note,
-               "32-bit lane mask " + Desc +
-                   " widened to 0xffffffffffffffffull: HIP's *_sync warp functions take a 64-bit "
-                   "mask and a wavefront has 64 lanes");
-        return;
-      }
-      if (Old) {
-        // Not taken over (__match_*, __reduce_*, __uni_sync): still 32 lanes.
-        Report(Severity::Warning,
-               "32-bit lane mask " + Desc + " given to " + Fn +
-                   " covers only lanes 0-31 of a 64-lane wavefront");
-        return;
-      }
-      Report(Severity::Warning,
-             "lane mask " + Desc + " is 32-bit: " + Fn +
-                 " in HIP takes a 64-bit mask (a wavefront has 64 lanes); define it as "
-                 "0xffffffffffffffffull",
-             widenDefinition(Mask, Ctx));
+      explainFull32(Call, Decision, Ctx, Report);
       return;
     case MaskKind::Partial32:
       Report(Severity::Warning,
-             "32-bit lane mask " + Desc + " given to " + Fn +
+             "32-bit lane mask " + GivenTo +
                  " selects lanes of a 32-lane warp; a wavefront has 64 lanes, so lanes 32-63 are "
-                 "never selected: review the lane selection and use a 64-bit mask");
+                 "never selected: review the lane selection and use a 64-bit mask",
+             {});
       return;
     case MaskKind::Partial64:
       if (Mask.Value == 0xffffffffull)
         Report(Severity::Warning,
-               "lane mask " + Desc + " given to " + Fn +
+               "lane mask " + GivenTo +
                    " covers only lanes 0-31 of the 64-lane wavefront; the full mask is "
-                   "0xffffffffffffffffull");
+                   "0xffffffffffffffffull",
+               {});
       return;
     case MaskKind::Dynamic32:
       if (Mask.Dependent)
         return; // its type is known per instantiation only, and none is here
       Report(Severity::Warning,
-             "lane mask " + Desc + " given to " + Fn +
+             "lane mask " + GivenTo +
                  " has a 32-bit type: it can name only lanes 0-31 of a 64-lane wavefront" +
-                 (Old ? std::string("") : std::string(" and HIP's *_sync functions reject it")) +
-                 "; compute it in an unsigned long long");
+                 (Decision.Legacy ? std::string("")
+                                  : std::string(" and HIP's *_sync functions reject it")) +
+                 "; compute it in an unsigned long long",
+             {});
       return;
     default:
       return;
     }
   }
 
-private:
+  /// A full 32-bit mask: dropped or widened by the translator (a note), else
+  /// still 32 lanes wide (a warning).
+  void explainFull32(const WarpCall &Call, const WarpCallDecision &Decision, ASTContext &Ctx,
+                     Reporter Report) {
+    const std::string Desc = Decision.Mask.describe();
+    if (isDrop(Decision.Action)) {
+      Report(Severity::Note,
+             "32-bit lane mask " + Desc + " dropped: " +
+                 (Call.Fn == WarpFn::SyncWarp
+                      ? std::string("on AMD, '__syncwarp' becomes its shim, a wavefront "
+                                    "fence and barrier, which cover all 64 lanes")
+                      : "'" + legacyHipName(Call, Decision.Entry) +
+                            "' works on the whole 64-lane wavefront"),
+             {});
+    } else if (Decision.Action == MaskAction::Widen) {
+      Report(Severity::Note,
+             "32-bit lane mask " + Desc +
+                 " widened to 0xffffffffffffffffull: HIP's *_sync warp functions take a 64-bit "
+                 "mask and a wavefront has 64 lanes",
+             {});
+    } else if (Decision.Legacy) {
+      // Not taken over (__match_*, __reduce_*, __uni_sync): still 32 lanes.
+      Report(Severity::Warning,
+             "32-bit lane mask " + Desc + " given to '" + Call.Name +
+                 "' covers only lanes 0-31 of a 64-lane wavefront",
+             {});
+    } else {
+      Report(Severity::Warning,
+             "lane mask " + Desc + " is 32-bit: '" + Call.Name +
+                 "' in HIP takes a 64-bit mask (a wavefront has 64 lanes); define it as "
+                 "0xffffffffffffffffull",
+             widenDefinition(Decision.Mask, Ctx));
+    }
+  }
+
   /// Widens the macro or variable that holds a full 32-bit mask.
   std::vector<Wave64Fix> widenDefinition(const MaskInfo &Mask, ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();

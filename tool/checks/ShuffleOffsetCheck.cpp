@@ -142,21 +142,8 @@ private:
   void onLoop(const ForStmt *For, ASTContext &Ctx) {
     if (!inTranslatedCode(context(), For->getForLoc()) || !checkedFunction(For, Ctx))
       return;
-    // The loop variable and its start value.
-    const VarDecl *V = nullptr;
     const Expr *Start = nullptr;
-    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
-      if (DS->isSingleDecl())
-        if (const auto *Var = dyn_cast<VarDecl>(DS->getSingleDecl()); Var && Var->getInit()) {
-          V = Var;
-          Start = Var->getInit();
-        }
-    } else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
-      if (Assign->getOpcode() == BO_Assign && varOf(Assign->getLHS())) {
-        V = varOf(Assign->getLHS());
-        Start = Assign->getRHS();
-      }
-    }
+    const VarDecl *V = loopVariable(For, Start);
     if (!V || !Start)
       return;
     int Dir = stepDirection(For->getInc(), V, Ctx);
@@ -170,29 +157,53 @@ private:
         UsesOffset |= mentions(Arg, V);
     if (!UsesOffset)
       return;
-    const SourceManager &SM = Ctx.getSourceManager();
-    WarpAnalysis &A = analysis();
-    if (Dir < 0) {
-      auto C = A.warpConstant(Start, Ctx, {16}, For->getForLoc());
-      if (!C || guardedTo32Lanes(For, Ctx))
-        return;
-      std::vector<Wave64Fix> Fixes;
-      std::string Message =
-          "shuffle reduction starts at offset " +
-          (exprText(Start, SM) == "16" ? std::string("16") : exprText(Start, SM) + " (16)") +
-          ": on a 64-lane wavefront lanes 0-31 and 32-63 are combined separately, so lane "
-          "0 misses half of the values; start at warpSize / 2";
-      if (C->Named) {
-        Message += " ('" + C->Name + "' is sized for 32-lane warps)";
-      } else if (C->LiteralLoc.isValid()) {
-        Fixes.push_back(tokenFix(SM, C->LiteralLoc, "warpSize / 2", "start at warpSize / 2", true));
+    if (Dir < 0)
+      onReduction(For, Start, Ctx);
+    else
+      onScan(For, V, Ctx);
+  }
+
+  /// The loop's variable, declared or assigned in its init; Start gets its
+  /// start value.
+  static const VarDecl *loopVariable(const ForStmt *For, const Expr *&Start) {
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+      if (DS->isSingleDecl())
+        if (const auto *Var = dyn_cast<VarDecl>(DS->getSingleDecl()); Var && Var->getInit()) {
+          Start = Var->getInit();
+          return Var;
+        }
+    } else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
+      if (Assign->getOpcode() == BO_Assign && varOf(Assign->getLHS())) {
+        Start = Assign->getRHS();
+        return varOf(Assign->getLHS());
       }
-      report(C->LiteralLoc.isValid() && !C->Named ? C->LiteralLoc
-                                                   : useLoc(Start->getBeginLoc(), SM),
-             Severity::Warning, Message, std::move(Fixes), C->DefinitionLoc);
-      return;
     }
-    // Scans: for (o = 1; o < 32; o *= 2) / o <= 16.
+    return nullptr;
+  }
+
+  /// Reductions: for (o = 16; o > 0; o /= 2).
+  void onReduction(const ForStmt *For, const Expr *Start, ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    auto C = analysis().warpConstant(Start, Ctx, {16}, For->getForLoc());
+    if (!C || guardedTo32Lanes(For, Ctx))
+      return;
+    std::vector<Wave64Fix> Fixes;
+    std::string Message =
+        "shuffle reduction starts at offset " +
+        (exprText(Start, SM) == "16" ? std::string("16") : exprText(Start, SM) + " (16)") +
+        ": on a 64-lane wavefront lanes 0-31 and 32-63 are combined separately, so lane "
+        "0 misses half of the values; start at warpSize / 2";
+    if (C->Named) {
+      Message += " ('" + C->Name + "' is sized for 32-lane warps)";
+    } else if (C->LiteralLoc.isValid()) {
+      Fixes.push_back(tokenFix(SM, C->LiteralLoc, "warpSize / 2", "start at warpSize / 2", true));
+    }
+    report(C->LiteralLoc.isValid() && !C->Named ? C->LiteralLoc : useLoc(Start->getBeginLoc(), SM),
+           Severity::Warning, Message, std::move(Fixes), C->DefinitionLoc);
+  }
+
+  /// Scans: for (o = 1; o < 32; o *= 2) / o <= 16.
+  void onScan(const ForStmt *For, const VarDecl *V, ASTContext &Ctx) {
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(
         For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
     if (!Cond || varOf(Cond->getLHS()) != V)
@@ -200,9 +211,10 @@ private:
     bool Less = Cond->getOpcode() == BO_LT, LessEq = Cond->getOpcode() == BO_LE;
     if (!Less && !LessEq)
       return;
-    auto C = A.warpConstant(Cond->getRHS(), Ctx, {Less ? 32 : 16}, Cond->getOperatorLoc());
+    auto C = analysis().warpConstant(Cond->getRHS(), Ctx, {Less ? 32 : 16}, Cond->getOperatorLoc());
     if (!C)
       return;
+    const SourceManager &SM = Ctx.getSourceManager();
     std::string Want = Less ? "warpSize" : "warpSize / 2";
     std::vector<Wave64Fix> Fixes;
     std::string Message = "shuffle scan stops at offset " + exprText(Cond, SM) +

@@ -120,33 +120,46 @@ PchPlanner::prepare(const std::vector<const InputFile *> &Files,
       if (K < Deepest && Count(K + 1) == Count(K))
         continue; // no unit stops or branches off here
       Key Node{Flags[I], prefixOf(Paths[I], K)};
-      auto It = Pchs.find(Node);
-      if (It == Pchs.end()) {
-        if (Dir.empty()) {
-          llvm::SmallString<128> Made;
-          if (llvm::sys::fs::createUniqueDirectory("cu2dcu-pch", Made))
-            return Choices; // no PCH this run: every unit is parsed from scratch
-          Dir = Made.str().str();
-        }
-        auto Pch = std::make_unique<SharedPch>();
-        std::string Base_ = joinPath(Dir, "prefix-" + std::to_string(Pchs.size()));
-        Pch->Flags = Files[I]->CompileFlags;
-        for (size_t J = 0; J < K; ++J) // as this unit finds them
-          Pch->Includes.push_back(Choices[I].Prefix.Includes[J].Spelling);
-        Pch->Base = Base;
-        Pch->HeaderPath = Base_ + ".h";
-        Pch->PchPath = Base_ + ".pch";
-        // Not RemoveFileOnSignal: a parser process that crashes (forked, so
-        // with the same list) would delete the PCHs the others still load.
-        Todo.push_back(Pch.get());
-        It = Pchs.emplace(Node, std::move(Pch)).first;
+      if (auto It = Pchs.find(Node); It != Pchs.end()) {
+        Base = It->second.get();
+        continue;
       }
-      Base = It->second.get();
+      Base = addPch(std::move(Node), *Files[I], Choices[I].Prefix, K, Base);
+      if (!Base)
+        return Choices; // no PCH this run: every unit is parsed from scratch
+      Todo.push_back(Base);
     }
     Choices[I].Pch = Base;
   }
   Times[Stage::Pch] += ScanClock.stop(0);
   build(Todo, Times);
+  keepUsable(Choices, Files, Times);
+  return Choices;
+}
+
+SharedPch *PchPlanner::addPch(Key Node, const InputFile &File, const IncludePrefix &Prefix,
+                              size_t Length, SharedPch *Base) {
+  if (Dir.empty()) {
+    llvm::SmallString<128> Made;
+    if (llvm::sys::fs::createUniqueDirectory("cu2dcu-pch", Made))
+      return nullptr;
+    Dir = Made.str().str();
+  }
+  auto Pch = std::make_unique<SharedPch>();
+  std::string Stem = joinPath(Dir, "prefix-" + std::to_string(Pchs.size()));
+  Pch->Flags = File.CompileFlags;
+  for (size_t J = 0; J < Length; ++J) // as this unit finds them
+    Pch->Includes.push_back(Prefix.Includes[J].Spelling);
+  Pch->Base = Base;
+  Pch->HeaderPath = Stem + ".h";
+  Pch->PchPath = Stem + ".pch";
+  // Not RemoveFileOnSignal: a parser process that crashes (forked, so
+  // with the same list) would delete the PCHs the others still load.
+  return Pchs.emplace(std::move(Node), std::move(Pch)).first->second.get();
+}
+
+void PchPlanner::keepUsable(std::vector<Choice> &Choices,
+                            const std::vector<const InputFile *> &Files, StageTimes &Times) {
   for (size_t I = 0; I < Files.size(); ++I) {
     Choice &C = Choices[I];
     while (C.Pch && !C.Pch->Ok) // what could be built of its chain
@@ -160,7 +173,6 @@ PchPlanner::prepare(const std::vector<const InputFile *> &Files,
       C.Pch = nullptr;
     }
   }
-  return Choices;
 }
 
 void PchPlanner::build(const std::vector<SharedPch *> &Todo, StageTimes &Times) {

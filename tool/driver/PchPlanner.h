@@ -43,6 +43,14 @@ public:
 
 private:
   using Key = std::pair<std::string, std::vector<std::string>>; // flags, PrefixInclude::Key
+  /// A new PCH of the first Length includes of Prefix, chained to Base;
+  /// null when no directory for PCHs can be made.
+  SharedPch *addPch(Key Node, const InputFile &File, const IncludePrefix &Prefix, size_t Length,
+                    SharedPch *Base);
+  /// Each unit's PCH, or the longest of its chain that was built and can be
+  /// used from the unit's directory, or none.
+  void keepUsable(std::vector<Choice> &Choices, const std::vector<const InputFile *> &Files,
+                  StageTimes &Times);
   void build(const std::vector<SharedPch *> &Todo, StageTimes &Times);
   void buildRound(const std::vector<SharedPch *> &Round, StageTimes &Times);
 

@@ -407,16 +407,12 @@ std::vector<WriteFailure> writeResults(RunResult &Run) {
   return Failures;
 }
 
-/// What every report shows besides the run.
-ReportContext makeReportContext(const RunResult &Run, const RunStatistics &Stats,
-                                const FindingStates &States, const GateResult &Gate,
-                                const Discovery &Found, const SplitCommandLine &Args,
-                                const HipTarget &Target) {
+/// What every report shows besides the run (the statistics, finding states
+/// and gate are the report stage's).
+ReportContext makeReportContext(const RunResult &Run, const Discovery &Found,
+                                const SplitCommandLine &Args, const HipTarget &Target) {
   ReportContext Report;
   Report.Run = &Run;
-  Report.Stats = &Stats;
-  Report.States = &States;
-  Report.Gate = &Gate;
   Report.ToolVersion = CU2DCU_VERSION;
   Report.LlvmVersion = LLVM_VERSION_STRING;
   Report.InputRoot = Found.Root;
@@ -480,6 +476,40 @@ void printOutcome(const ReportContext &Report, const std::vector<std::string> &W
     llvm::errs() << "  gate: failed: " << Reason << "\n";
 }
 
+/// Stage 5b: --diff, the statistics, the finding states and the gate, the
+/// report files and the summary; the exit status of the run.
+int report(RunResult &Run, const std::vector<WriteFailure> &WriteFailures, const Baseline *Known,
+           ReportContext Report, std::chrono::steady_clock::time_point RunStart) {
+  StageClock ReportClock;
+  if (ShowDiff) {
+    std::string Error;
+    if (!printUnifiedDiffs(Run, llvm::outs(), Error))
+      return usageError(Error);
+  }
+  RunStatistics Stats = computeStatistics(Run);
+  FindingStates States = classifyFindings(Run, Known);
+  GateResult Gate = evaluateGate(Run, States, FailOn,
+                                 MaxWarnings.getNumOccurrences()
+                                     ? std::optional<unsigned>(MaxWarnings.getValue())
+                                     : std::nullopt);
+  // Every report reads the same RunResult, statistics and finding states.
+  Report.Stats = &Stats;
+  Report.States = &States;
+  Report.Gate = &Gate;
+  std::vector<std::string> Written;
+  std::string ReportError = writeReports(Report, Written);
+  printOutcome(Report, Written);
+  if (TimeReport) {
+    Run.Times[Stage::Report] += ReportClock.stop();
+    printTimeReport(Run.Times, Jobs, RunStart, llvm::errs());
+  }
+  if (!ReportError.empty())
+    return usageError(ReportError);
+  if (Stats.Failed > 0 || !WriteFailures.empty())
+    return ExitUsage;
+  return Gate.Failed ? ExitFindings : ExitOk;
+}
+
 /// The pipeline: options, maps, discover, translate, write, report.
 int run(int Argc, const char **Argv) {
   // Colours only where stderr is a terminal that shows them.
@@ -526,33 +556,8 @@ int run(int Argc, const char **Argv) {
   Run.Times[Stage::Maps] += MapsTime;
   Run.Times[Stage::Discover] += DiscoverTime;
   std::vector<WriteFailure> WriteFailures = writeResults(Run);
-
-  StageClock ReportClock;
-  if (ShowDiff) {
-    std::string Error;
-    if (!printUnifiedDiffs(Run, llvm::outs(), Error))
-      return usageError(Error);
-  }
-  RunStatistics Stats = computeStatistics(Run);
-  FindingStates States = classifyFindings(Run, *Known ? &**Known : nullptr);
-  GateResult Gate = evaluateGate(Run, States, FailOn,
-                                 MaxWarnings.getNumOccurrences()
-                                     ? std::optional<unsigned>(MaxWarnings.getValue())
-                                     : std::nullopt);
-  // Every report reads the same RunResult, statistics and finding states.
-  ReportContext Report = makeReportContext(Run, Stats, States, Gate, *Found, Args, *Target);
-  std::vector<std::string> Written;
-  std::string ReportError = writeReports(Report, Written);
-  printOutcome(Report, Written);
-  if (TimeReport) {
-    Run.Times[Stage::Report] += ReportClock.stop();
-    printTimeReport(Run.Times, Jobs, RunStart, llvm::errs());
-  }
-  if (!ReportError.empty())
-    return usageError(ReportError);
-  if (Stats.Failed > 0 || !WriteFailures.empty())
-    return ExitUsage;
-  return Gate.Failed ? ExitFindings : ExitOk;
+  return report(Run, WriteFailures, *Known ? &**Known : nullptr,
+                makeReportContext(Run, *Found, Args, *Target), RunStart);
 }
 
 } // namespace

@@ -63,13 +63,31 @@ const char *statusName(EntryStatus S) {
   return "?";
 }
 
-void ApiMap::addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
-                      bool IsError) {
+void MapIssues::addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
+                         bool IsError) {
   Issues.push_back({File, Line, Col, std::move(Msg), IsError});
 }
 
-bool ApiMap::hasErrors() const {
+bool MapIssues::hasErrors() const {
   return std::any_of(Issues.begin(), Issues.end(), [](const MapLoadIssue &I) { return I.IsError; });
+}
+
+bool MapIssues::loadFileText(const std::string &Path, const char *What,
+                             llvm::function_ref<bool(const std::string &)> Load) {
+  std::optional<std::string> Text = readMapFile(Path);
+  if (!Text) {
+    addIssue(Path, 0, 0, std::string("cannot read ") + What);
+    return false;
+  }
+  return Load(*Text);
+}
+
+std::optional<std::vector<std::string>> MapIssues::mapFilesOf(const std::string &Dir,
+                                                              const char *What) {
+  auto Files = yamlFilesOf(Dir);
+  if (!Files)
+    addIssue(Dir, 0, 0, std::string("cannot open ") + What);
+  return Files;
 }
 
 std::optional<std::string> readMapFile(const std::string &Path) {
@@ -80,12 +98,7 @@ std::optional<std::string> readMapFile(const std::string &Path) {
 }
 
 bool ApiMap::loadFile(const std::string &Path) {
-  std::optional<std::string> Text = readMapFile(Path);
-  if (!Text) {
-    addIssue(Path, 0, 0, "cannot read map file");
-    return false;
-  }
-  return loadText(*Text, Path);
+  return loadFileText(Path, "map file", [&](const std::string &Text) { return loadText(Text, Path); });
 }
 
 std::optional<std::vector<std::string>> yamlFilesOf(const std::string &Dir) {
@@ -101,11 +114,9 @@ std::optional<std::vector<std::string>> yamlFilesOf(const std::string &Dir) {
 }
 
 bool ApiMap::loadDirectory(const std::string &Dir) {
-  auto Files = yamlFilesOf(Dir);
-  if (!Files) {
-    addIssue(Dir, 0, 0, "cannot open map directory");
+  auto Files = mapFilesOf(Dir, "map directory");
+  if (!Files)
     return false;
-  }
   bool Ok = true;
   llvm::SmallString<256> ShimDir(Dir);
   llvm::sys::path::append(ShimDir, "shims");
@@ -116,11 +127,10 @@ bool ApiMap::loadDirectory(const std::string &Dir) {
   llvm::SmallString<256> CollisionDir(Dir);
   llvm::sys::path::append(CollisionDir, "collisions");
   for (const std::string &F :
-       yamlFilesOf(std::string(CollisionDir)).value_or(std::vector<std::string>())) {
-    std::optional<std::string> Text = readMapFile(F);
-    Ok &= Text ? loadHipDeclared(*Text, F, HipDeclared, Issues)
-               : (addIssue(F, 0, 0, "cannot read map file"), false);
-  }
+       yamlFilesOf(std::string(CollisionDir)).value_or(std::vector<std::string>()))
+    Ok &= loadFileText(F, "map file", [&](const std::string &Text) {
+      return loadHipDeclared(Text, F, HipDeclared, Issues);
+    });
   return Ok;
 }
 
@@ -324,24 +334,24 @@ private:
   }
 
   bool readKindAndStatus(const Fields &All, const YAML::Node &N, ApiEntry &E) {
-    std::string Kind = text(All, "kind");
-    auto K = std::find_if(std::begin(KindNames), std::end(KindNames),
-                          [&](const auto &P) { return Kind == P.first; });
-    if (K == std::end(KindNames)) {
-      fail(N, "'" + E.Cuda + "': unknown kind '" + Kind + "'");
+    if (!readNamed(N, E, "kind", text(All, "kind"), KindNames, E.Kind))
       return false;
-    }
-    E.Kind = K->second;
     std::string Status = text(All, "status");
-    if (Status.empty())
-      return true;
-    auto S = std::find_if(std::begin(StatusNames), std::end(StatusNames),
-                          [&](const auto &P) { return Status == P.first; });
-    if (S == std::end(StatusNames)) {
-      fail(N, "'" + E.Cuda + "': unknown status '" + Status + "'");
+    return Status.empty() || readNamed(N, E, "status", Status, StatusNames, E.Status);
+  }
+
+  /// Out = the value Names gives Name (the field Field of E); an issue when
+  /// Names has no such name.
+  template <typename NameTable, typename Value>
+  bool readNamed(const YAML::Node &N, const ApiEntry &E, const char *Field, const std::string &Name,
+                 const NameTable &Names, Value &Out) {
+    auto It = std::find_if(std::begin(Names), std::end(Names),
+                           [&](const auto &P) { return Name == P.first; });
+    if (It == std::end(Names)) {
+      fail(N, "'" + E.Cuda + "': unknown " + Field + " '" + Name + "'");
       return false;
     }
-    E.Status = S->second;
+    Out = It->second;
     return true;
   }
 

@@ -5,6 +5,8 @@
 
 #include "core/HipVersion.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -78,6 +80,27 @@ struct MapLoadIssue {
   bool IsError = true;
 };
 
+/// The issues found while loading map files: what the API maps and the
+/// build-file maps share.
+class MapIssues {
+public:
+  const std::vector<MapLoadIssue> &issues() const { return Issues; }
+  bool hasErrors() const;
+
+protected:
+  void addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
+                bool IsError = true);
+  /// Reads Path and loads its text with Load; an unreadable file is an
+  /// issue ("cannot read " + What).
+  bool loadFileText(const std::string &Path, const char *What,
+                    llvm::function_ref<bool(const std::string &)> Load);
+  /// The *.yaml files of Dir (yamlFilesOf); an unreadable directory is an
+  /// issue ("cannot open " + What).
+  std::optional<std::vector<std::string>> mapFilesOf(const std::string &Dir, const char *What);
+
+  std::vector<MapLoadIssue> Issues;
+};
+
 /// Code cu2dcu writes into a translated file to provide, on both HIP
 /// platforms, an API the target HIP lacks (mappings/shims/*.yaml).
 struct ShimDefinition {
@@ -110,7 +133,7 @@ struct MapFileContents {
   bool Ok = true;
 };
 
-class ApiMap {
+class ApiMap : public MapIssues {
 public:
   /// Caches each loaded map file, keyed by its content, under Dir so that
   /// later runs skip the YAML parse (most of a small run's start-up time).
@@ -139,8 +162,6 @@ public:
   /// Whether any entry renames a namespace (lets files skip that pass).
   bool hasNamespaces() const { return NamespaceCount > 0; }
 
-  const std::vector<MapLoadIssue> &issues() const { return Issues; }
-  bool hasErrors() const;
   size_t size() const { return Entries.size(); }
   /// Entries in deterministic (name) order, for coverage and reports.
   std::vector<const ApiEntry *> entries() const;
@@ -148,8 +169,6 @@ public:
 private:
   bool loadText(const std::string &Text, const std::string &Origin);
   bool merge(MapFileContents Contents, const std::string &Origin);
-  void addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
-                bool IsError = true);
 
   std::string CacheDir;
   HipVersion TargetHip; // 0.0 until set: every such entry stays unsupported
@@ -158,7 +177,6 @@ private:
   std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names
   std::unordered_map<std::string, ShimDefinition> Shims;
   std::vector<HipDeclaredFunction> HipDeclared;
-  std::vector<MapLoadIssue> Issues;
   unsigned NamespaceCount = 0;
 };
 

@@ -51,20 +51,18 @@ llvm::json::Array relatedOf(const Diagnostic &D) {
   return Related;
 }
 
-} // namespace
+/// A string list as a JSON array.
+llvm::json::Array arrayOf(const std::vector<std::string> &Strings) {
+  llvm::json::Array A;
+  for (const std::string &S : Strings)
+    A.push_back(S);
+  return A;
+}
 
-llvm::json::Value buildJsonReport(const ReportContext &C) {
-  const RunResult &Run = *C.Run;
-  const RunStatistics &S = *C.Stats;
-  const FindingStates &States = *C.States;
-
-  std::map<std::string, const FileReport *> ByDisplay;
+llvm::json::Array filesOf(const RunResult &Run) {
   std::map<std::string, unsigned> FindingsPerFile;
-  for (const FileReport &F : Run.Files)
-    ByDisplay[F.Input.Display] = &F;
   for (const Diagnostic &D : Run.Diagnostics)
     ++FindingsPerFile[D.File];
-
   llvm::json::Array Files;
   for (const FileReport &F : Run.Files) {
     llvm::json::Object O{{"path", F.Input.Display},
@@ -83,26 +81,41 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
     O["reason"] = F.ModeReason.empty() ? llvm::json::Value(nullptr) : F.ModeReason;
     Files.push_back(std::move(O));
   }
+  return Files;
+}
 
+/// The fixes of D, with their line and column where the file is known
+/// (Original: its text, or null).
+llvm::json::Array fixesOf(const Diagnostic &D, const std::string *Original, LineIndexes &Lines) {
+  llvm::json::Array Fixes;
+  for (const FixIt &Fix : D.Fixes) {
+    llvm::json::Object FO{{"offset", Fix.Offset},
+                          {"length", Fix.Length},
+                          {"replacement", Fix.Replacement},
+                          {"description", Fix.Description},
+                          {"applied", Fix.Applied}};
+    if (Original) {
+      auto [Line, Column] = Lines.of(*Original).lineColumn(Fix.Offset);
+      FO["line"] = Line;
+      FO["column"] = Column;
+    }
+    Fixes.push_back(std::move(FO));
+  }
+  return Fixes;
+}
+
+llvm::json::Array diagnosticsOf(const ReportContext &C) {
+  const RunResult &Run = *C.Run;
+  const FindingStates &States = *C.States;
+  std::map<std::string, const FileReport *> ByDisplay;
+  for (const FileReport &F : Run.Files)
+    ByDisplay[F.Input.Display] = &F;
   llvm::json::Array Diagnostics;
   LineIndexes Lines;
   for (size_t I = 0; I < Run.Diagnostics.size(); ++I) {
     const Diagnostic &D = Run.Diagnostics[I];
-    llvm::json::Array Fixes;
     auto It = ByDisplay.find(D.File);
-    for (const FixIt &Fix : D.Fixes) {
-      llvm::json::Object FO{{"offset", Fix.Offset},
-                            {"length", Fix.Length},
-                            {"replacement", Fix.Replacement},
-                            {"description", Fix.Description},
-                            {"applied", Fix.Applied}};
-      if (It != ByDisplay.end()) {
-        auto [Line, Column] = Lines.of(It->second->Original).lineColumn(Fix.Offset);
-        FO["line"] = Line;
-        FO["column"] = Column;
-      }
-      Fixes.push_back(std::move(FO));
-    }
+    const std::string *Original = It != ByDisplay.end() ? &It->second->Original : nullptr;
     llvm::json::Object O{{"id", D.CheckId},
                          {"severity", severityName(D.Level)},
                          {"file", D.File},
@@ -111,7 +124,7 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                          {"offset", D.Offset},
                          {"message", D.Message},
                          {"confidence", D.LowConfidence ? "low" : "high"},
-                         {"fixes", std::move(Fixes)},
+                         {"fixes", fixesOf(D, Original, Lines)},
                          {"related", relatedOf(D)},
                          {"fingerprint", States.Fingerprints[I]},
                          {"helpUri", helpUri(C.DocsBase, D.CheckId)}};
@@ -119,7 +132,13 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                                         : States.Baselined[I] ? "unchanged" : "new";
     Diagnostics.push_back(std::move(O));
   }
+  return Diagnostics;
+}
 
+llvm::json::Object statisticsOf(const ReportContext &C) {
+  const RunResult &Run = *C.Run;
+  const RunStatistics &S = *C.Stats;
+  const FindingStates &States = *C.States;
   llvm::json::Object Checks;
   for (const auto &[Id, Count] : S.FindingsByCheck) {
     CheckInfo Info = describeCheck(Id);
@@ -127,8 +146,7 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                                     {"description", Info.ShortDescription},
                                     {"helpUri", helpUri(C.DocsBase, Id)}};
   }
-
-  llvm::json::Object Statistics{
+  return llvm::json::Object{
       {"files", llvm::json::Object{{"total", static_cast<int64_t>(Run.Files.size())},
                                    {"translated", S.Translated},
                                    {"unchanged", S.Unchanged},
@@ -156,14 +174,21 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                                       {"staleBaselineEntries", States.StaleEntries}}},
       {"findingsByCheck", std::move(Checks)},
       {"seconds", Run.Seconds}};
+}
 
-  llvm::json::Array Arguments;
-  for (const std::string &A : C.Arguments)
-    Arguments.push_back(A);
-  llvm::json::Array Reasons;
-  for (const std::string &R : C.Gate->Reasons)
-    Reasons.push_back(R);
+llvm::json::Object gateOf(const ReportContext &C) {
+  return llvm::json::Object{
+      {"failOn", failThresholdName(C.Gate->FailOn)},
+      {"maxWarnings", C.Gate->MaxWarnings ? llvm::json::Value(*C.Gate->MaxWarnings)
+                                          : llvm::json::Value(nullptr)},
+      {"baseline", C.States->HasBaseline},
+      {"failed", C.Gate->Failed},
+      {"reasons", arrayOf(C.Gate->Reasons)}};
+}
 
+} // namespace
+
+llvm::json::Value buildJsonReport(const ReportContext &C) {
   return llvm::json::Object{
       {"format", "cu2dcu-report"},
       {"formatVersion", FormatVersion},
@@ -173,19 +198,13 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
       {"run", llvm::json::Object{{"inputRoot", C.InputRoot},
                                  {"output", C.OutputPath.empty() ? llvm::json::Value(nullptr)
                                                                  : C.OutputPath},
-                                 {"arguments", std::move(Arguments)},
+                                 {"arguments", arrayOf(C.Arguments)},
                                  {"options", llvm::json::Object(C.Options)},
                                  {"docsBase", C.DocsBase}}},
-      {"gate", llvm::json::Object{
-                   {"failOn", failThresholdName(C.Gate->FailOn)},
-                   {"maxWarnings", C.Gate->MaxWarnings ? llvm::json::Value(*C.Gate->MaxWarnings)
-                                                       : llvm::json::Value(nullptr)},
-                   {"baseline", States.HasBaseline},
-                   {"failed", C.Gate->Failed},
-                   {"reasons", std::move(Reasons)}}},
-      {"files", std::move(Files)},
-      {"diagnostics", std::move(Diagnostics)},
-      {"statistics", std::move(Statistics)}};
+      {"gate", gateOf(C)},
+      {"files", filesOf(*C.Run)},
+      {"diagnostics", diagnosticsOf(C)},
+      {"statistics", statisticsOf(C)}};
 }
 
 } // namespace cu2dcu

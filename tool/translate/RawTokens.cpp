@@ -74,20 +74,24 @@ std::string cleanSpelling(const std::string &Text, const RawToken &T) {
   std::string Clean;
   Clean.reserve(Raw.size());
   for (size_t I = 0; I < Raw.size(); ++I) {
-    if (Raw[I] == '\\') {
-      size_t J = I + 1;
-      while (J < Raw.size() && (Raw[J] == ' ' || Raw[J] == '\t'))
-        ++J;
-      if (J < Raw.size() && Raw[J] == '\r')
-        ++J;
-      if (J < Raw.size() && Raw[J] == '\n') {
-        I = J;
-        continue;
-      }
+    if (size_t Next = continuationEnd(Raw, I)) {
+      I = Next - 1;
+      continue;
     }
     Clean += Raw[I];
   }
   return Clean;
+}
+
+size_t continuationEnd(const std::string &Text, size_t Backslash) {
+  if (Text[Backslash] != '\\')
+    return 0;
+  size_t J = Backslash + 1;
+  while (J < Text.size() && (Text[J] == ' ' || Text[J] == '\t'))
+    ++J;
+  if (J < Text.size() && Text[J] == '\r')
+    ++J;
+  return J < Text.size() && Text[J] == '\n' ? J + 1 : 0;
 }
 
 namespace {

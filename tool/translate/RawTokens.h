@@ -27,6 +27,11 @@ const clang::LangOptions &cudaLangOptions();
 /// tokens is true only when they really start a line of Text.
 std::vector<RawToken> lexRaw(const std::string &Text, unsigned Begin, unsigned End);
 
+/// When Text[Backslash] is the backslash of a line continuation (then
+/// optional spaces and tabs, and a newline), the offset just past that
+/// newline; else 0.
+size_t continuationEnd(const std::string &Text, size_t Backslash);
+
 /// The spelling of a token as the compiler sees it: line continuations
 /// (backslash, optional spaces, newline) removed.
 std::string cleanSpelling(const std::string &Text, const RawToken &T);
