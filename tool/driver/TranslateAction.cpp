@@ -32,12 +32,14 @@ namespace {
 /// code as written: every matcher is TK_IgnoreUnlessSpelledInSource, which
 /// leaves out template instantiations and implicit code (the checks, on the
 /// same walk, see those too). A node seen twice (a default argument at each
-/// call) gives the same edit twice, which the rewrite merges.
+/// call) gives the same edit twice, which the rewrite merges. The name of a
+/// warp call the plan rewrites is the warp translator's.
 class AstTranslators : public clang::ast_matchers::MatchFinder::MatchCallback {
 public:
-  AstTranslators(SourceContext &Context, const std::string &CudaIncludeDir)
-      : Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context), Bounds(Context),
-        Registers(Context), Collisions(Context) {}
+  AstTranslators(SourceContext &Context, const std::string &CudaIncludeDir,
+                 const WarpCallPlanner &WarpPlan)
+      : WarpPlan(WarpPlan), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
+        Bounds(Context), Registers(Context), Collisions(Context) {}
 
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) {
     using namespace clang::ast_matchers;
@@ -52,10 +54,13 @@ public:
 
   void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
     const auto &Nodes = Result.Nodes;
-    if (const auto *E = Nodes.getNodeAs<clang::DeclRefExpr>("ref"))
-      Names.handleUse(E->getDecl(), E->getLocation());
-    else if (const auto *E = Nodes.getNodeAs<clang::UnresolvedLookupExpr>("lookup"))
-      handleUnresolved(E, *Result.SourceManager);
+    if (const auto *E = Nodes.getNodeAs<clang::DeclRefExpr>("ref")) {
+      if (!WarpPlan.rewritesNameAt(E->getLocation()))
+        Names.handleUse(E->getDecl(), E->getLocation());
+    } else if (const auto *E = Nodes.getNodeAs<clang::UnresolvedLookupExpr>("lookup")) {
+      if (!WarpPlan.rewritesNameAt(E->getNameLoc()))
+        handleUnresolved(E, *Result.SourceManager);
+    }
     else if (const auto *Call = Nodes.getNodeAs<clang::CallExpr>("call"))
       handleCall(Call, *Result.Context);
     else if (const auto *Function = Nodes.getNodeAs<clang::FunctionDecl>("function")) {
@@ -106,6 +111,7 @@ private:
     }
   }
 
+  const WarpCallPlanner &WarpPlan;
   NameUseTranslator Names;
   KernelLaunchTranslator Launches;
   CallArgumentTranslator Symbols;
@@ -297,6 +303,10 @@ public:
         CudaIncludeDir(std::move(CudaIncludeDir)), MatchTime(MatchTime), Pch(Pch),
         ErrorLocations(ErrorLocations) {}
 
+  // A parse that ends before the unit is complete still translates its macro
+  // bodies (with no plan, nothing is left to the AST).
+  ~TranslateConsumer() override { Context->translateMacroBodies(); }
+
   bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
     Scope->addTopLevel(Group);
     return true;
@@ -314,13 +324,13 @@ public:
     // warp translator writes what the plan decided.
     WarpAnalysis Analysis;
     WarpCallPlanner WarpPlan(*Context, Ast, Analysis);
+    Context->translateMacroBodies(WarpPlan.rewrittenNames());
     clang::ast_matchers::MatchFinder Finder;
-    AstTranslators Translators(*Context, CudaIncludeDir);
+    AstTranslators Translators(*Context, CudaIncludeDir, WarpPlan);
     Translators.registerMatchers(Finder);
     Wave64Context Shared{*Context, Analysis, WarpPlan};
     Wave64Checks Checks(Shared, Finder);
     Finder.matchAST(Ast);
-    // After the names: withdraws their HIP-version errors for the calls it owns.
     translateWarpIntrinsics(*Context, Ast, WarpPlan);
     Context->finishFiles();
     if (Pch) // the project headers the PCH holds were not entered here
@@ -422,6 +432,7 @@ void PchTranslation::attach(clang::CompilerInstance &CI) {
 }
 
 void PchTranslation::finish(SharedPch &Pch) {
+  S->Context.translateMacroBodies(); // the units decide their own warp calls
   Pch.Translated.Files = std::move(S->Result.Files);
   Pch.TranslatedFiles = std::move(S->Entered);
   Pch.WholeUnit = S->Scope.wholeUnit();

@@ -70,6 +70,8 @@ public:
   /// A whole-file pass (no AST): it decides about masks the AST would
   /// otherwise judge through their expansions.
   bool WholeFile = false;
+  /// The offsets of warp call names the AST's warp translator owns.
+  const std::set<unsigned> *LeftToAst = nullptr;
 
 private:
   std::string spelling(const RawToken &T) const { return cleanSpelling(Text, T); }
@@ -529,6 +531,8 @@ bool Pass::droppedLossyMask(const TokenList &T, size_t I, const std::string &Rep
 }
 
 bool Pass::warpCall(const TokenList &T, size_t I, const std::string &Name) {
+  if (LeftToAst && LeftToAst->count(T[I].Offset))
+    return true;
   if (I + 1 >= T.size() || T[I + 1].Kind != tok::l_paren)
     return false;
   // The map entry's rules: before its hip_since the target has only its
@@ -1016,8 +1020,11 @@ void LexicalTranslator::collectDeclaredCudaLikeNames(const std::string &Text,
 
 void LexicalTranslator::translateRange(const std::string &Text, unsigned Begin, unsigned End,
                                        const std::string &Path, FileFindings &Out,
-                                       std::set<std::string> &IncludedHip) const {
-  Pass(Map, Options, Text, Path, Out, IncludedHip).run(Begin, End);
+                                       std::set<std::string> &IncludedHip,
+                                       const std::set<unsigned> *LeftToAst) const {
+  Pass Range(Map, Options, Text, Path, Out, IncludedHip);
+  Range.LeftToAst = LeftToAst;
+  Range.run(Begin, End);
 }
 
 void LexicalTranslator::translateFile(const std::string &Text, const std::string &Path,
