@@ -17,10 +17,6 @@ using namespace clang;
 
 namespace {
 
-/// From this HIP on the *_sync warp functions are declared without
-/// HIP_ENABLE_WARP_SYNC_BUILTINS.
-const HipVersion SyncDefault{7, 0};
-
 /// Offset in File of the character where Loc's token is written inside
 /// [From, To), following macro expansions outwards: a token of a macro argument
 /// is followed to where the argument is written and, when ThroughParams, also
@@ -309,6 +305,18 @@ private:
     return D && rewritesCalls(D->Entry) && isDrop(D->Action);
   }
 
+  /// The target declares the call's function only with the entry's guard
+  /// macro (noted once per file).
+  void reportGuard(const WarpCall &Call, const ApiEntry &Entry) {
+    const std::string Until =
+        Entry.HipGuardUntil ? " (the default from HIP " + Entry.HipGuardUntil->str() + ")" : "";
+    reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Note,
+                 "HIP " + Context.options().TargetHip.str() +
+                     " declares the *_sync warp functions only when " + Entry.HipGuard +
+                     " is defined before <hip/hip_runtime.h> is included: compile with -D" +
+                     Entry.HipGuard + Until);
+  }
+
   /// __syncwarp is renamed by the map, to its shim where the target has
   /// none; on AMD that shim synchronizes the whole wavefront, whatever the
   /// mask (on HIP's NVIDIA path it is CUDA's own, mask and all).
@@ -346,13 +354,9 @@ private:
     const TranslationOptions &Options = Context.options();
     const bool Old = D.Legacy;
 
-    if (!Old && Options.TargetHip < SyncDefault && Pieces && Noted.insert(Pieces->File).second)
-      reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Note,
-                   "HIP " + Options.TargetHip.str() +
-                       " declares the *_sync warp functions only when "
-                       "HIP_ENABLE_WARP_SYNC_BUILTINS is defined before <hip/hip_runtime.h> is "
-                       "included: compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS (the default "
-                       "from HIP 7.0)");
+    if (D.Entry && D.Entry->needsGuard(Options.TargetHip) && Pieces &&
+        Noted.insert(Pieces->File).second)
+      reportGuard(Call, *D.Entry);
 
     if (Call.Fn == WarpFn::SyncWarp)
       return reportShimmedSyncWarp(Call, Mask);
