@@ -92,6 +92,8 @@ WARP_LEGACY = {"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up",
                "__ballot_sync": "__ballot", "__any_sync": "__any", "__all_sync": "__all",
                "__activemask": "__ballot(1)"}
 WARP_MASK_SHIM = "cu2dcu_lane_mask"
+# HIP 6.2 to 6.4 declare the *_sync functions only with this macro defined.
+WARP_GUARD, WARP_GUARD_UNTIL = "HIP_ENABLE_WARP_SYNC_BUILTINS", "7.0"
 WARP_NOTE = ("HIP's *_sync warp functions take a 64-bit lane mask (wavefront of 64 on "
              "gfx9/DCU); 32-bit CUDA masks such as 0xffffffff select only half the "
              "wavefront. cu2dcu rewrites these for older targets.")
@@ -128,6 +130,8 @@ def refine(fam, e, hip, hip64):
             e["legacy_hip"] = WARP_LEGACY[n]
         if n != "__activemask":
             e["mask_shim"] = WARP_MASK_SHIM
+        e["hip_guard"] = WARP_GUARD
+        e["hip_guard_until"] = WARP_GUARD_UNTIL
     if fam == "device" and n == "__syncwarp":
         # Not in HIP 6.4 (checked against its headers), even with
         # HIP_ENABLE_WARP_SYNC_BUILTINS; the shim serves both platforms.

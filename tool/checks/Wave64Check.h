@@ -47,8 +47,15 @@ private:
   Wave64Context &Shared;
 };
 
-/// Runs every wave64 check over a translation unit, in one MatchFinder pass.
-/// Each check reports what it finds whatever the translator did with the code.
-void runWave64Checks(Wave64Context &Shared, clang::ASTContext &Ast);
+/// Every wave64 check of a translation unit, registered on the unit's one
+/// MatchFinder (the walk that also feeds the translators). Each check reports
+/// what it finds whatever the translator did with the code.
+class Wave64Checks {
+public:
+  Wave64Checks(Wave64Context &Shared, clang::ast_matchers::MatchFinder &Finder);
+
+private:
+  std::vector<std::unique_ptr<Wave64Check>> Checks;
+};
 
 } // namespace cu2dcu

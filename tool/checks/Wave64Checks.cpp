@@ -16,18 +16,15 @@ std::unique_ptr<Wave64Check> makeInlinePtxCheck(Wave64Context &);
 std::unique_ptr<Wave64Check> makeBlockSizeCheck(Wave64Context &);
 std::unique_ptr<Wave64Check> makeWarpSyncCheck(Wave64Context &);
 
-void runWave64Checks(Wave64Context &Shared, clang::ASTContext &Ast) {
+Wave64Checks::Wave64Checks(Wave64Context &Shared, clang::ast_matchers::MatchFinder &Finder) {
   static const CheckFactory Factories[] = {
       makeLaneMathCheck,  makeMask32Check,     makeBallotNarrowCheck, makeShuffleOffsetCheck,
       makeWarpCountCheck, makeInlinePtxCheck,  makeBlockSizeCheck,     makeWarpSyncCheck,
   };
-  std::vector<std::unique_ptr<Wave64Check>> Checks;
-  clang::ast_matchers::MatchFinder Finder;
   for (CheckFactory Make : Factories) {
     Checks.push_back(Make(Shared));
     Checks.back()->registerMatchers(Finder);
   }
-  Finder.matchAST(Ast);
 }
 
 } // namespace cu2dcu

@@ -14,6 +14,8 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
@@ -26,72 +28,90 @@ namespace cu2dcu {
 
 namespace {
 
-/// Walks the code as written (no template instantiations) and hands each
-/// node to the translator for its concern.
-class AstTranslator : public clang::RecursiveASTVisitor<AstTranslator> {
+/// The translators, fed by the unit's one MatchFinder walk. They see only the
+/// code as written: every matcher is TK_IgnoreUnlessSpelledInSource, which
+/// leaves out template instantiations and implicit code (the checks, on the
+/// same walk, see those too). A node seen twice (a default argument at each
+/// call) gives the same edit twice, which the rewrite merges. The name of a
+/// warp call the plan rewrites is the warp translator's.
+class AstTranslators : public clang::ast_matchers::MatchFinder::MatchCallback {
 public:
-  AstTranslator(SourceContext &Context, const std::string &CudaIncludeDir, clang::ASTContext &Ast)
-      : Ast(Ast), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
+  AstTranslators(SourceContext &Context, const std::string &CudaIncludeDir,
+                 const WarpCallPlanner &WarpPlan)
+      : WarpPlan(WarpPlan), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
         Bounds(Context), Registers(Context), Collisions(Context) {}
 
-  bool VisitDeclRefExpr(clang::DeclRefExpr *E) {
-    Names.handleUse(E->getDecl(), E->getLocation());
-    return true;
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) {
+    using namespace clang::ast_matchers;
+    auto Written = [](auto Matcher) { return traverse(clang::TK_IgnoreUnlessSpelledInSource, Matcher); };
+    Finder.addMatcher(Written(declRefExpr().bind("ref")), this);
+    Finder.addMatcher(Written(unresolvedLookupExpr().bind("lookup")), this);
+    Finder.addMatcher(Written(callExpr().bind("call")), this);
+    Finder.addMatcher(Written(functionDecl().bind("function")), this);
+    Finder.addMatcher(Written(varDecl().bind("var")), this);
+    Finder.addMatcher(Written(typeLoc().bind("type")), this);
   }
-  bool VisitUnresolvedLookupExpr(clang::UnresolvedLookupExpr *E) {
-    const clang::SourceManager &SM = Ast.getSourceManager();
+
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
+    const auto &Nodes = Result.Nodes;
+    if (const auto *E = Nodes.getNodeAs<clang::DeclRefExpr>("ref")) {
+      if (!WarpPlan.rewritesNameAt(E->getLocation()))
+        Names.handleUse(E->getDecl(), E->getLocation());
+    } else if (const auto *E = Nodes.getNodeAs<clang::UnresolvedLookupExpr>("lookup")) {
+      if (!WarpPlan.rewritesNameAt(E->getNameLoc()))
+        handleUnresolved(E, *Result.SourceManager);
+    }
+    else if (const auto *Call = Nodes.getNodeAs<clang::CallExpr>("call"))
+      handleCall(Call, *Result.Context);
+    else if (const auto *Function = Nodes.getNodeAs<clang::FunctionDecl>("function")) {
+      Bounds.handle(Function);
+      Collisions.handle(Function);
+    } else if (const auto *Var = Nodes.getNodeAs<clang::VarDecl>("var"))
+      Registers.handle(Var);
+    else if (const auto *Type = Nodes.getNodeAs<clang::TypeLoc>("type"))
+      handleType(*Type);
+  }
+
+private:
+  void handleUnresolved(const clang::UnresolvedLookupExpr *E, const clang::SourceManager &SM) {
     auto System = llvm::find_if(E->decls(), [&](const clang::NamedDecl *D) {
       return SM.isInSystemHeader(D->getLocation());
     });
     Names.handleUnresolvedUse(System == E->decls().end() ? nullptr : (*System)->getUnderlyingDecl(),
                               E->getNameLoc());
-    return true;
   }
-  bool VisitCallExpr(clang::CallExpr *Call) {
+
+  void handleCall(const clang::CallExpr *Call, clang::ASTContext &Ast) {
     const clang::Expr *Callee = Call->getCallee()->IgnoreImplicit();
     if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Callee))
       Symbols.handle(Call, Ref->getDecl()->getNameAsString());
     else if (const auto *Lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(Callee))
       Symbols.handle(Call, Lookup->getName().getAsString());
-    return true;
-  }
-  bool VisitFunctionDecl(clang::FunctionDecl *Function) {
-    Bounds.handle(Function);
-    Collisions.handle(Function);
-    return true;
-  }
-  bool VisitVarDecl(clang::VarDecl *Var) {
-    Registers.handle(Var);
-    return true;
-  }
-  bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *Launch) {
-    Launches.handle(Launch, Ast);
-    return true;
-  }
-  bool VisitTypedefTypeLoc(clang::TypedefTypeLoc TL) {
-    Names.handleUse(TL.getDecl(), TL.getNameLoc());
-    return true;
-  }
-  bool VisitUsingTypeLoc(clang::UsingTypeLoc TL) {
-    Names.handleUse(TL.getDecl(), TL.getNameLoc());
-    return true;
-  }
-  bool VisitRecordTypeLoc(clang::RecordTypeLoc TL) {
-    Names.handleUse(TL.getDecl(), TL.getNameLoc());
-    return true;
-  }
-  bool VisitEnumTypeLoc(clang::EnumTypeLoc TL) {
-    Names.handleUse(TL.getDecl(), TL.getNameLoc());
-    return true;
-  }
-  bool VisitTemplateSpecializationTypeLoc(clang::TemplateSpecializationTypeLoc TL) {
-    if (const clang::TemplateDecl *T = TL.getTypePtr()->getTemplateName().getAsTemplateDecl())
-      Names.handleUse(T, TL.getTemplateNameLoc());
-    return true;
+    if (const auto *Launch = llvm::dyn_cast<clang::CUDAKernelCallExpr>(Call))
+      Launches.handle(Launch, Ast);
   }
 
-private:
-  clang::ASTContext &Ast;
+  /// The type names a use spells: typedefs, using-declarations, records,
+  /// enums and template names.
+  void handleType(clang::TypeLoc TL) {
+    // The walk reaches `const T` only as a whole, never its `T` on its own.
+    if (auto Qualified = TL.getAs<clang::QualifiedTypeLoc>())
+      TL = Qualified.getUnqualifiedLoc();
+    if (auto T = TL.getAs<clang::TypedefTypeLoc>())
+      Names.handleUse(T.getDecl(), T.getNameLoc());
+    else if (auto T = TL.getAs<clang::UsingTypeLoc>())
+      Names.handleUse(T.getDecl(), T.getNameLoc());
+    else if (auto T = TL.getAs<clang::RecordTypeLoc>())
+      Names.handleUse(T.getDecl(), T.getNameLoc());
+    else if (auto T = TL.getAs<clang::EnumTypeLoc>())
+      Names.handleUse(T.getDecl(), T.getNameLoc());
+    else if (auto T = TL.getAs<clang::TemplateSpecializationTypeLoc>()) {
+      if (const clang::TemplateDecl *Template = T.getTypePtr()->getTemplateName().getAsTemplateDecl())
+        Names.handleUse(Template, T.getTemplateNameLoc());
+    }
+  }
+
+  const WarpCallPlanner &WarpPlan;
   NameUseTranslator Names;
   KernelLaunchTranslator Launches;
   CallArgumentTranslator Symbols;
@@ -283,6 +303,10 @@ public:
         CudaIncludeDir(std::move(CudaIncludeDir)), MatchTime(MatchTime), Pch(Pch),
         ErrorLocations(ErrorLocations) {}
 
+  // A parse that ends before the unit is complete still translates its macro
+  // bodies (with no plan, nothing is left to the AST).
+  ~TranslateConsumer() override { Context->translateMacroBodies(); }
+
   bool HandleTopLevelDecl(clang::DeclGroupRef Group) override {
     Scope->addTopLevel(Group);
     return true;
@@ -291,14 +315,22 @@ public:
   void HandleTranslationUnit(clang::ASTContext &Ast) override {
     StageClock Clock;
     Scope->apply(Ast); // every pass below walks only what can hold translated code
-    // The unit's plan: the warp calls are decided once, over every template
-    // instantiation and macro expansion; the translators walk the code as
-    // written; the checks run in one MatchFinder pass. The warp translator and
-    // the checks read the same plan and share one data-flow analysis.
+    // The unit's plan first: a warp call in a template or a macro body is
+    // decided over all its instantiations and expansions, which can lie
+    // anywhere in the unit, so the plan needs the whole unit before anything
+    // reads it (a pre-pass over the calls only). Then one MatchFinder walk
+    // feeds the translators (the code as written) and the checks (also
+    // instantiations), which share the plan and its data-flow analysis; the
+    // warp translator writes what the plan decided.
     WarpAnalysis Analysis;
     WarpCallPlanner WarpPlan(*Context, Ast, Analysis);
-    AstTranslator(*Context, CudaIncludeDir, Ast).TraverseAST(Ast);
-    // After the names: withdraws their HIP-version errors for the calls it owns.
+    Context->translateMacroBodies(WarpPlan.rewrittenNames());
+    clang::ast_matchers::MatchFinder Finder;
+    AstTranslators Translators(*Context, CudaIncludeDir, WarpPlan);
+    Translators.registerMatchers(Finder);
+    Wave64Context Shared{*Context, Analysis, WarpPlan};
+    Wave64Checks Checks(Shared, Finder);
+    Finder.matchAST(Ast);
     translateWarpIntrinsics(*Context, Ast, WarpPlan);
     Context->finishFiles();
     if (Pch) // the project headers the PCH holds were not entered here
@@ -306,8 +338,6 @@ public:
         if (auto Text = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                                     /*RequiresNullTerminator=*/false))
           Context->finishFile(Path, (*Text)->getBuffer().str());
-    Wave64Context Checks{*Context, Analysis, WarpPlan};
-    runWave64Checks(Checks, Ast);
     if (ErrorLocations && !ErrorLocations->empty())
       recordRecoveredRanges(Ast, *Context, *ErrorLocations);
     if (MatchTime)
@@ -402,6 +432,7 @@ void PchTranslation::attach(clang::CompilerInstance &CI) {
 }
 
 void PchTranslation::finish(SharedPch &Pch) {
+  S->Context.translateMacroBodies(); // the units decide their own warp calls
   Pch.Translated.Files = std::move(S->Result.Files);
   Pch.TranslatedFiles = std::move(S->Entered);
   Pch.WholeUnit = S->Scope.wholeUnit();

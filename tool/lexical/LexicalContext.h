@@ -39,6 +39,8 @@ struct LexicalContext {
   /// A whole-file pass (no AST): it decides about masks the AST would
   /// otherwise judge through their expansions.
   bool WholeFile = false;
+  /// The offsets of warp call names the AST's warp translator owns.
+  const std::set<unsigned> *LeftToAst = nullptr;
   unsigned SkipUntil = 0; // tokens before this offset were consumed by an edit
 };
 

@@ -24,6 +24,7 @@ public:
       : LexicalContext(Map, Options, Text, Path, Out), IncludedHip(IncludedHip) {}
 
   void run(unsigned Begin, unsigned End);
+  using LexicalContext::LeftToAst;
   using LexicalContext::WholeFile;
 
 private:
@@ -422,8 +423,11 @@ void LexicalTranslator::collectDeclaredCudaLikeNames(const std::string &Text,
 
 void LexicalTranslator::translateRange(const std::string &Text, unsigned Begin, unsigned End,
                                        const std::string &Path, FileFindings &Out,
-                                       std::set<std::string> &IncludedHip) const {
-  Pass(Map, Options, Text, Path, Out, IncludedHip).run(Begin, End);
+                                       std::set<std::string> &IncludedHip,
+                                       const std::set<unsigned> *LeftToAst) const {
+  Pass Range(Map, Options, Text, Path, Out, IncludedHip);
+  Range.LeftToAst = LeftToAst;
+  Range.run(Begin, End);
 }
 
 void LexicalTranslator::translateFile(const std::string &Text, const std::string &Path,

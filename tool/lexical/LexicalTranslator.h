@@ -31,9 +31,12 @@ public:
   /// Translates mapped identifiers, #include lines and launches in
   /// [Begin, End) of Text. IncludedHip carries the HIP headers already
   /// included earlier in the file, so that a duplicate include is removed.
+  /// The warp calls whose names start at the offsets in LeftToAst are the AST
+  /// warp translator's (name, mask and findings).
   void translateRange(const std::string &Text, unsigned Begin, unsigned End,
                       const std::string &Path, FileFindings &Out,
-                      std::set<std::string> &IncludedHip) const;
+                      std::set<std::string> &IncludedHip,
+                      const std::set<unsigned> *LeftToAst = nullptr) const;
 
   /// Whole-file fallback: names, includes and <<<>>> launches.
   void translateFile(const std::string &Text, const std::string &Path, FileFindings &Out) const;

@@ -66,6 +66,8 @@ bool droppedLossyMask(LexicalContext &C, const TokenList &T, size_t I,
 } // namespace
 
 bool translateWarpCall(LexicalContext &C, const TokenList &T, size_t I, const std::string &Name) {
+  if (C.LeftToAst && C.LeftToAst->count(T[I].Offset))
+    return true;
   if (I + 1 >= T.size() || T[I + 1].Kind != tok::l_paren)
     return false;
   // The map entry's rules: before its hip_since the target has only its

@@ -34,7 +34,8 @@ const std::set<std::string> KnownEntryKeys = {
     "cuda",         "hip",          "kind",         "status",      "reason",
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
-    "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim"};
+    "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
+    "hip_guard",    "hip_guard_until"};
 const std::set<std::string> KnownFileKeys = {"family", "cuda_headers", "hip_headers", "reasons",
                                              "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -306,6 +307,7 @@ private:
     E.HipInCondition = text(*All, "hip_in_condition");
     E.LegacyHip = text(*All, "legacy_hip");
     E.MaskShim = text(*All, "mask_shim");
+    E.HipGuard = text(*All, "hip_guard");
     E.SourceFile = Origin;
     E.SourceLine = N.Mark().line + 1;
     E.SourceColumn = N.Mark().column + 1;
@@ -400,7 +402,7 @@ private:
 
   bool readOptionalFields(const Fields &All, const YAML::Node &N, ApiEntry &E) {
     bool Ok = true;
-    for (const char *Key : {"hip_since", "cuda_since", "cuda_removed"})
+    for (const char *Key : {"hip_since", "cuda_since", "cuda_removed", "hip_guard_until"})
       if (YAML::Node V = field(All, Key); V.IsDefined() && !matches(VersionPattern, text(All, Key))) {
         fail(N, "'" + E.Cuda + "': " + Key + " must be MAJOR.MINOR, got '" +
                     (V.IsScalar() ? V.Scalar() : std::string("?")) + "'");
@@ -408,6 +410,8 @@ private:
       }
     if (std::string Since = text(All, "hip_since"); !Since.empty() && Ok)
       E.HipSince = HipVersion::parse(Since);
+    if (std::string Until = text(All, "hip_guard_until"); !Until.empty() && Ok)
+      E.HipGuardUntil = HipVersion::parse(Until);
     for (const char *Flag : {"defined_only", "predefined"})
       Ok &= readMacroFlag(field(All, Flag), Flag, N, E);
     if (YAML::Node Defines = field(All, "hip_defines"); Defines.IsDefined()) {

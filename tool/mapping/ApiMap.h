@@ -56,6 +56,10 @@ struct ApiEntry {
   /// The shim a 32-bit lane mask passes through where the HIP function takes
   /// a 64-bit one (HIP's *_sync warp functions).
   std::string MaskShim;
+  /// A macro to define before HIP's headers for them to declare Hip, from
+  /// HipSince until HipGuardUntil (HIP_ENABLE_WARP_SYNC_BUILTINS, 6.2 to 7.0).
+  std::string HipGuard;
+  std::optional<HipVersion> HipGuardUntil;
   std::string SourceFile; // map file and line, for conflict messages
   unsigned SourceLine = 0;
   unsigned SourceColumn = 0;
@@ -70,6 +74,10 @@ struct ApiEntry {
   bool isNewerThan(const HipVersion &Target) const { return HipSince && Target < *HipSince; }
   /// Whether Target has no HIP name for this entry.
   bool isMissingIn(const HipVersion &Target) const { return !isSupported() || isNewerThan(Target); }
+  /// Whether Target declares the HIP name only with the HipGuard macro.
+  bool needsGuard(const HipVersion &Target) const {
+    return !HipGuard.empty() && !isMissingIn(Target) && (!HipGuardUntil || Target < *HipGuardUntil);
+  }
 };
 
 struct MapLoadIssue {

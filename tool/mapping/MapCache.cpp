@@ -39,8 +39,11 @@ json::Object encodeEntry(const ApiEntry &E) {
   }
   Put("legacy_hip", E.LegacyHip);
   Put("mask_shim", E.MaskShim);
+  Put("hip_guard", E.HipGuard);
   if (E.HipSince)
     O["hip_since"] = E.HipSince->str();
+  if (E.HipGuardUntil)
+    O["hip_guard_until"] = E.HipGuardUntil->str();
   if (E.SymbolArg)
     O["symbol_arg"] = *E.SymbolArg;
   if (E.FunctionArg)
@@ -80,8 +83,11 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
         E.HipDefines.push_back(Name->str());
   E.LegacyHip = text(O, "legacy_hip");
   E.MaskShim = text(O, "mask_shim");
+  E.HipGuard = text(O, "hip_guard");
   if (std::optional<llvm::StringRef> Since = O.getString("hip_since"))
     E.HipSince = HipVersion::parse(Since->str());
+  if (std::optional<llvm::StringRef> Until = O.getString("hip_guard_until"))
+    E.HipGuardUntil = HipVersion::parse(Until->str());
   if (std::optional<int64_t> Arg = O.getInteger("symbol_arg"))
     E.SymbolArg = unsigned(*Arg);
   if (std::optional<int64_t> Arg = O.getInteger("function_arg"))

@@ -55,22 +55,24 @@ void NameUseTranslator::handleUse(const clang::NamedDecl *Decl, clang::SourceLoc
   clang::SourceManager &SM = Context.sourceManager();
   if (!SM.isInSystemHeader(Decl->getLocation()))
     return;
-  std::string Name = Decl->getName().str();
+  translateOrReport(Decl, Loc);
+}
+
+void NameUseTranslator::handleUnresolvedUse(const clang::NamedDecl *SystemCandidate,
+                                            clang::SourceLocation Loc) {
+  if (SystemCandidate && SystemCandidate->getIdentifier())
+    translateOrReport(SystemCandidate, Loc);
+}
+
+void NameUseTranslator::translateOrReport(const clang::NamedDecl *Decl, clang::SourceLocation Loc) {
   if (const ApiEntry *Entry = lookup(Decl)) {
     Context.translateNameAt(Loc, *Entry);
     return;
   }
   if (isFromCudaHeaders(Decl) && Context.resolve(Loc))
     Context.report(Loc, check_ids::Unmapped, Severity::Error,
-                   "'" + Name + "' is declared by CUDA but no map entry covers it; left unchanged");
-}
-
-void NameUseTranslator::handleUnresolvedUse(const clang::NamedDecl *SystemCandidate,
-                                            clang::SourceLocation Loc) {
-  if (!SystemCandidate || !SystemCandidate->getIdentifier())
-    return;
-  if (const ApiEntry *Entry = lookup(SystemCandidate))
-    Context.translateNameAt(Loc, *Entry);
+                   "'" + Decl->getName().str() +
+                       "' is declared by CUDA but no map entry covers it; left unchanged");
 }
 
 } // namespace cu2dcu

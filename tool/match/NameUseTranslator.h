@@ -22,6 +22,9 @@ public:
   void handleUnresolvedUse(const clang::NamedDecl *SystemCandidate, clang::SourceLocation Loc);
 
 private:
+  /// Decl (declared in a system header) used at Loc: its map entry's
+  /// translation, or CU2DCU-UNMAPPED when CUDA declares it and no entry does.
+  void translateOrReport(const clang::NamedDecl *Decl, clang::SourceLocation Loc);
   /// The entry for Decl: by its written qualified name, else its plain name.
   const ApiEntry *lookup(const clang::NamedDecl *Decl) const;
   bool isFromCudaHeaders(const clang::Decl *Decl) const;

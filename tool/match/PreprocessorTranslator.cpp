@@ -71,7 +71,7 @@ void PreprocessorTranslator::MacroDefined(const clang::Token &MacroNameTok,
   const clang::MacroInfo *Info = MD ? MD->getMacroInfo() : nullptr;
   if (!Info || Info->getNumTokens() == 0)
     return;
-  Context.translateLexically(
+  Context.deferMacroBody(
       clang::SourceRange(Info->tokens_begin()->getLocation(), Info->getDefinitionEndLoc()));
 }
 

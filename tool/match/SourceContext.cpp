@@ -112,19 +112,35 @@ void SourceContext::report(clang::SourceLocation Loc, const char *CheckId, Sever
   Out.Diagnostics.back().Fixes = std::move(Fixes);
 }
 
-void SourceContext::translateLexically(clang::SourceRange Range) {
+std::optional<SourceContext::FileRange> SourceContext::tokenRange(clang::SourceRange Range) const {
   if (Range.isInvalid() || Range.getBegin().isMacroID() || Range.getEnd().isMacroID())
-    return;
+    return std::nullopt;
   auto [File, Begin] = SM->getDecomposedLoc(Range.getBegin());
   auto [EndFile, EndTokenStart] = SM->getDecomposedLoc(Range.getEnd());
   if (File != EndFile || !isTranslated(File))
-    return;
-  const std::string &Text = textOf(File);
+    return std::nullopt;
   // The range ends at the start of its last token; include that token.
   unsigned End = EndTokenStart + clang::Lexer::MeasureTokenLength(Range.getEnd(), *SM,
                                                                    cudaLangOptions());
-  Lexical.translateRange(Text, Begin, std::max(End, Begin), pathOf(File), findingsFor(File),
-                         includedHip(File));
+  return FileRange{File, Begin, std::max(End, Begin)};
+}
+
+void SourceContext::translateLexically(clang::SourceRange Range) {
+  if (auto R = tokenRange(Range))
+    Lexical.translateRange(textOf(R->File), R->Begin, R->End, pathOf(R->File),
+                           findingsFor(R->File), includedHip(R->File));
+}
+
+void SourceContext::translateMacroBodies(
+    const std::map<clang::FileID, std::set<unsigned>> &LeftToAst) {
+  for (clang::SourceRange Body : MacroBodies)
+    if (auto R = tokenRange(Body)) {
+      auto Left = LeftToAst.find(R->File);
+      Lexical.translateRange(textOf(R->File), R->Begin, R->End, pathOf(R->File),
+                             findingsFor(R->File), includedHip(R->File),
+                             Left == LeftToAst.end() ? nullptr : &Left->second);
+    }
+  MacroBodies.clear();
 }
 
 } // namespace cu2dcu

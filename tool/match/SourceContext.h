@@ -66,8 +66,16 @@ public:
   /// Records a finding at Loc if it lies in a translated file.
   void report(clang::SourceLocation Loc, const char *CheckId, Severity Level, std::string Message,
               std::vector<FixIt> Fixes = {});
-  /// Runs the lexical translator over a file range (macro bodies, skipped code).
+  /// Runs the lexical translator over a file range (skipped code, conditions).
   void translateLexically(clang::SourceRange Range);
+  /// Remembers a macro body for translateMacroBodies: a warp call written in
+  /// it is the AST's when the unit's warp plan decides it, and the plan needs
+  /// the whole unit.
+  void deferMacroBody(clang::SourceRange Body) { MacroBodies.push_back(Body); }
+  /// Runs the lexical translator over the remembered macro bodies; the warp
+  /// calls whose names LeftToAst holds (per file, by offset) are left to the
+  /// AST's warp translator.
+  void translateMacroBodies(const std::map<clang::FileID, std::set<unsigned>> &LeftToAst = {});
   /// Remembers a file the preprocessor entered; whole-file passes run on it.
   void noteFileEntered(clang::FileID File);
   /// Whole-file lexical passes (namespace renames) over every entered file.
@@ -84,6 +92,9 @@ private:
     std::shared_ptr<const LineIndex> Lines; // built on the first look-up
   };
   const FileInfo &info(clang::FileID File) const;
+  /// Range (up to the start of its last token) as bytes of one translated
+  /// file, its last token included.
+  std::optional<FileRange> tokenRange(clang::SourceRange Range) const;
 
   const ApiMap &Map;
   const TranslationOptions &Options;
@@ -94,6 +105,7 @@ private:
   mutable std::map<clang::FileID, FileInfo> Files;
   std::map<clang::FileID, std::set<std::string>> IncludedHip;
   std::set<clang::FileID> Entered;
+  std::vector<clang::SourceRange> MacroBodies;
 };
 
 } // namespace cu2dcu

@@ -159,23 +159,6 @@ bool WarpCall::isSync() const {
   }
 }
 
-bool WarpCall::takenOver() const {
-  switch (Fn) {
-  case WarpFn::ShflSync:
-  case WarpFn::ShflUpSync:
-  case WarpFn::ShflDownSync:
-  case WarpFn::ShflXorSync:
-  case WarpFn::BallotSync:
-  case WarpFn::AnySync:
-  case WarpFn::AllSync:
-  case WarpFn::SyncWarp:
-  case WarpFn::ActiveMask:
-    return true;
-  default:
-    return false;
-  }
-}
-
 int WarpCall::offsetArg() const {
   if (!isShuffle())
     return -1;

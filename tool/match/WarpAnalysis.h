@@ -82,7 +82,6 @@ struct WarpCall {
 
   bool isShuffle() const;
   bool isSync() const;     // takes a lane mask as first parameter
-  bool takenOver() const;  // translated by the WarpIntrinsicTranslator
   const clang::Expr *mask() const { return isSync() && !Args.empty() ? Args[0] : nullptr; }
   /// Index of the lane / offset argument of a shuffle, or -1.
   int offsetArg() const;

@@ -17,10 +17,6 @@ using namespace clang;
 
 namespace {
 
-/// From this HIP on the *_sync warp functions are declared without
-/// HIP_ENABLE_WARP_SYNC_BUILTINS.
-const HipVersion SyncDefault{7, 0};
-
 /// Offset in File of the character where Loc's token is written inside
 /// [From, To), following macro expansions outwards: a token of a macro argument
 /// is followed to where the argument is written and, when ThroughParams, also
@@ -113,6 +109,8 @@ static bool isNarrow(const MaskInfo &Mask) {
   return Mask.Var->getASTContext().getTypeSize(Mask.Var->getType()) <= 32;
 }
 
+bool rewritesCalls(const ApiEntry *Entry) { return Entry && !Entry->LegacyHip.empty(); }
+
 bool predatesHipFunction(const ApiEntry *Entry, const HipVersion &Target) {
   return !Entry || Entry->isMissingIn(Target);
 }
@@ -122,7 +120,8 @@ MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const A
   if (!Call.isSync() && Call.Fn != WarpFn::ActiveMask)
     return MaskAction::None;
   if (predatesHipFunction(Entry, Options.TargetHip)) {
-    if (!Call.takenOver())
+    // The mask goes with the legacy form, or with a shim that has none.
+    if (!rewritesCalls(Entry) && !(Entry && Entry->usesShim(Options.TargetHip)))
       return MaskAction::None;
     if (Call.Fn == WarpFn::ActiveMask)
       return Locatable ? MaskAction::None : MaskAction::Refuse;
@@ -248,16 +247,26 @@ WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast, WarpAn
       // Never instantiated: nothing tells the value.
       D.Action = isDrop(D.Action) && !Options.StrictMasks ? MaskAction::DropLossy
                                                            : MaskAction::Refuse;
+    if (rewritesCalls(D.Entry))
+      RewrittenNames[Key.first].insert(Key.second);
     Index[Key] = Decisions.size();
     Decisions.push_back(std::move(D));
   }
 }
 
-const WarpCallDecision *WarpCallPlanner::decisionFor(const WarpCall &Call) const {
+const WarpCallDecision *WarpCallPlanner::decisionAt(SourceLocation NameLoc) const {
   const SourceManager &SM = Context.sourceManager();
-  auto Key = SM.getDecomposedLoc(SM.getSpellingLoc(Call.NameLoc));
-  auto It = Index.find(Key);
+  auto It = Index.find(SM.getDecomposedLoc(SM.getSpellingLoc(NameLoc)));
   return It == Index.end() ? nullptr : &Decisions[It->second];
+}
+
+const WarpCallDecision *WarpCallPlanner::decisionFor(const WarpCall &Call) const {
+  return decisionAt(Call.NameLoc);
+}
+
+bool WarpCallPlanner::rewritesNameAt(SourceLocation NameLoc) const {
+  const WarpCallDecision *D = decisionAt(NameLoc);
+  return D && rewritesCalls(D->Entry);
 }
 
 namespace {
@@ -273,17 +282,6 @@ public:
   }
 
 private:
-  void withdrawVersionFinding(FileID File, unsigned Offset) {
-    auto &Diags = Context.findingsFor(File).Diagnostics;
-    Diags.erase(std::remove_if(Diags.begin(), Diags.end(),
-                               [&](const Diagnostic &D) {
-                                 return D.Offset == Offset &&
-                                        (D.CheckId == check_ids::HipVersion ||
-                                         D.CheckId == check_ids::ApiNote);
-                               }),
-                Diags.end());
-  }
-
   void edit(FileID File, unsigned Offset, unsigned Length, std::string Text, std::string Category,
             std::string Name) {
     Context.findingsFor(File).Edits.push_back(
@@ -295,8 +293,8 @@ private:
     return Entry && !Entry->Family.empty() ? Entry->Family : "device";
   }
 
-  /// Whether an __activemask() call is the lane mask of a warp call that
-  /// drops it.
+  /// Whether an __activemask() call is the lane mask of a warp call whose
+  /// rewrite drops it (a shim, __syncwarp's, keeps its argument).
   bool isDroppedMask(const WarpCall &Inner) {
     const Expr *Child = nullptr;
     const auto *Outer = dyn_cast_or_null<CallExpr>(parentSkippingParens(Inner.Call, Ast, &Child));
@@ -304,7 +302,19 @@ private:
     if (!W || !W->mask() || W->mask()->IgnoreParenImpCasts() != Inner.Call)
       return false;
     const WarpCallDecision *D = Planner.decisionFor(*W);
-    return D && isDrop(D->Action);
+    return D && rewritesCalls(D->Entry) && isDrop(D->Action);
+  }
+
+  /// The target declares the call's function only with the entry's guard
+  /// macro (noted once per file).
+  void reportGuard(const WarpCall &Call, const ApiEntry &Entry) {
+    const std::string Until =
+        Entry.HipGuardUntil ? " (the default from HIP " + Entry.HipGuardUntil->str() + ")" : "";
+    reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Note,
+                 "HIP " + Context.options().TargetHip.str() +
+                     " declares the *_sync warp functions only when " + Entry.HipGuard +
+                     " is defined before <hip/hip_runtime.h> is included: compile with -D" +
+                     Entry.HipGuard + Until);
   }
 
   /// __syncwarp is renamed by the map, to its shim where the target has
@@ -343,25 +353,15 @@ private:
     const MaskAction Action = D.Action;
     const TranslationOptions &Options = Context.options();
     const bool Old = D.Legacy;
-    const SourceManager &SM = Context.sourceManager();
 
-    if (!Old && Options.TargetHip < SyncDefault && Pieces && Noted.insert(Pieces->File).second)
-      reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Note,
-                   "HIP " + Options.TargetHip.str() +
-                       " declares the *_sync warp functions only when "
-                       "HIP_ENABLE_WARP_SYNC_BUILTINS is defined before <hip/hip_runtime.h> is "
-                       "included: compile with -DHIP_ENABLE_WARP_SYNC_BUILTINS (the default "
-                       "from HIP 7.0)");
+    if (D.Entry && D.Entry->needsGuard(Options.TargetHip) && Pieces &&
+        Noted.insert(Pieces->File).second)
+      reportGuard(Call, *D.Entry);
 
     if (Call.Fn == WarpFn::SyncWarp)
       return reportShimmedSyncWarp(Call, Mask);
-    if (!Call.takenOver())
+    if (!rewritesCalls(D.Entry))
       return editMask(D); // __match_*, __reduce_*, __uni_sync: the API map decides
-    {
-      auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(Call.NameLoc));
-      if (Context.isTranslated(File))
-        withdrawVersionFinding(File, Offset);
-    }
 
     const std::string Legacy = legacyHipName(Call, D.Entry);
     if (Action == MaskAction::Refuse) {

@@ -13,8 +13,9 @@
 //  - from then on: the calls stay; a full 32-bit mask written in the call is
 //    widened to 0xffffffffffffffffull (HIP rejects 32-bit masks), any other
 //    32-bit mask passes through the mask shim (cu2dcu_lane_mask).
-// The translator owns these calls: the CU2DCU-HIP-VERSION findings that the
-// map entries (hip_since 6.2) raise for them are withdrawn.
+// A call whose entry has a legacy_hip form is the translator's at every
+// target: the name stage (AST and macro bodies alike) leaves its name alone,
+// so the translator's findings are the only ones about it.
 #pragma once
 
 #include "match/WarpAnalysis.h"
@@ -24,6 +25,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,8 +63,12 @@ MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const A
 /// Whether the target lacks the HIP function of Entry (a warp call's map
 /// entry): older than its hip_since, or none at all.
 bool predatesHipFunction(const ApiEntry *Entry, const HipVersion &Target);
-/// What a taken-over call becomes on such a target (the entry's legacy_hip:
-/// "__shfl_down", "__ballot(1)"); the call's name when the map has none.
+/// Whether the translator writes calls of Entry's function (name and
+/// findings): the map gives it a legacy form (legacy_hip).
+bool rewritesCalls(const ApiEntry *Entry);
+/// What such a call becomes on a target that predates its HIP function (the
+/// entry's legacy_hip: "__shfl_down", "__ballot(1)"); the call's name when the
+/// map has none.
 std::string legacyHipName(const WarpCall &Call, const ApiEntry *Entry);
 
 /// The translator's decision for one warp call as written. A call in a
@@ -89,11 +95,22 @@ public:
   /// The decision for Call's call site, or null outside translated code.
   const WarpCallDecision *decisionFor(const WarpCall &Call) const;
   const std::vector<WarpCallDecision> &decisions() const { return Decisions; }
+  /// Whether NameLoc is the name of a call the translator writes
+  /// (rewritesCalls): the name stage leaves such a name alone.
+  bool rewritesNameAt(clang::SourceLocation NameLoc) const;
+  /// The same names as offsets per file, for the lexical pass over macro
+  /// bodies.
+  const std::map<clang::FileID, std::set<unsigned>> &rewrittenNames() const {
+    return RewrittenNames;
+  }
 
 private:
+  const WarpCallDecision *decisionAt(clang::SourceLocation NameLoc) const;
+
   SourceContext &Context;
   std::vector<WarpCallDecision> Decisions;
   std::map<std::pair<clang::FileID, unsigned>, size_t> Index;
+  std::map<clang::FileID, std::set<unsigned>> RewrittenNames;
 };
 
 /// Translates the warp calls of a translation unit as Plan decided them.

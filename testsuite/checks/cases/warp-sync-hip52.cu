@@ -31,6 +31,7 @@ __global__ void votes(const float *in, unsigned long long *out, int *flags) {
   float x = SHFL_XOR(v, 1);
   __syncwarp();
   __syncwarp(0xffffffff);
+  __syncwarp(__activemask()); // the shim keeps its argument: __ballot(1)
   out[threadIdx.x] = b + active;
   flags[threadIdx.x] = any + all + (int)(up + bcast + x + sum_down(v) + max_xor(v));
 }
