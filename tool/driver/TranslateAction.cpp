@@ -1,6 +1,7 @@
 #include "driver/TranslateAction.h"
 
 #include "match/WarpIntrinsicTranslator.h"
+#include "match/Wave64FixGroups.h"
 #include "checks/Wave64Check.h"
 #include "driver/TraversalScope.h"
 #include "translate/RawTokens.h"
@@ -308,6 +309,7 @@ public:
           Context->finishFile(Path, (*Text)->getBuffer().str());
     Wave64Context Checks{*Context, Analysis, WarpPlan};
     runWave64Checks(Checks, Ast);
+    applyWave64Fixes(*Context, Ast);
     if (ErrorLocations && !ErrorLocations->empty())
       recordRecoveredRanges(Ast, *Context, *ErrorLocations);
     if (MatchTime)

@@ -3,6 +3,8 @@
 #include "core/SourceText.h"
 #include "translate/RawTokens.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -153,17 +155,32 @@ bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::
       FixIts.push_back(X);
     }
   }
-  bool Apply = Context.options().FixWave64 && AllResolved && !Edits.empty();
-  for (const Wave64Fix &F : Fixes)
-    Apply &= F.Safe;
-  if (Apply) {
-    for (FixIt &X : FixIts)
+  Context.report(Loc, CheckId.c_str(), Level, std::move(Message), std::move(FixIts));
+  std::vector<Diagnostic> &Reported = Context.findingsFor(Pos->File).Diagnostics;
+  Reported.back().Definition = std::move(Definition);
+  if (!Context.options().FixWave64)
+    return true;
+  bool Fixable = AllResolved && !Edits.empty() &&
+                 llvm::all_of(Fixes, [](const Wave64Fix &F) { return F.Safe; });
+  bool Standalone = !Fixes.empty() &&
+                    llvm::all_of(Fixes, [](const Wave64Fix &F) { return F.Standalone; });
+  if (Fixable && Standalone) {
+    for (FixIt &X : Reported.back().Fixes)
       X.Applied = true;
     for (Placed &P : Edits)
       Context.findingsFor(P.File).Edits.push_back(P.E);
+    return true;
   }
-  Context.report(Loc, CheckId.c_str(), Level, std::move(Message), std::move(FixIts));
-  Context.findingsFor(Pos->File).Diagnostics.back().Definition = std::move(Definition);
+  // The other fixes wait for the decision per lane grouping, once the unit is
+  // checked. A note (what the translator did, a harmless oversize) does not
+  // hold them back.
+  if (Fixable || (Level != Severity::Note && !Standalone)) {
+    DeferredWave64Finding Deferred{Loc,       DefinedAt,   {},         Fixable,
+                                   Pos->File, Pos->Offset, Reported.size() - 1, CheckId};
+    for (Placed &P : Edits)
+      Deferred.Edits.push_back({P.File, std::move(P.E)});
+    Context.deferredWave64().push_back(std::move(Deferred));
+  }
   return true;
 }
 
