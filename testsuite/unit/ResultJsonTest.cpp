@@ -41,7 +41,7 @@ void expectSame(const RelatedLocation &A, const RelatedLocation &B) {
 
 void expectSame(const Diagnostic &A, const Diagnostic &B) {
   const auto &[CheckId, Level, File, Line, Column, Offset, Message, Fixes, LowConfidence, Related,
-               Definition] = A;
+               Definition, FixWithheld] = A;
   EXPECT_EQ(CheckId, B.CheckId);
   EXPECT_EQ(Level, B.Level);
   EXPECT_EQ(File, B.File);
@@ -56,6 +56,7 @@ void expectSame(const Diagnostic &A, const Diagnostic &B) {
   ASSERT_EQ(Related.size(), B.Related.size());
   for (size_t I = 0; I < Related.size(); ++I)
     expectSame(Related[I], B.Related[I]);
+  EXPECT_EQ(FixWithheld, B.FixWithheld);
   ASSERT_EQ(Definition.has_value(), B.Definition.has_value());
   if (Definition)
     expectSame(*Definition, *B.Definition);
@@ -102,6 +103,7 @@ TranslationResult everyField() {
   D.Fixes.push_back({5, 6, "0xffffffffffffffffull", "widen", true});
   D.Fixes.push_back({8, 0, "", "insert nothing", false});
   D.LowConfidence = true;
+  D.FixWithheld = "W64-WARP-COUNT at a.cu:3 has no safe fix";
   D.Related = {Use, Use};
   D.Definition = Def;
   TranslationResult R;

@@ -19,6 +19,15 @@ class BallotNarrowCheck : public Wave64Check {
 public:
   using Wave64Check::Wave64Check;
 
+  /// A widened container of lane bits changes no lane number, count or offset:
+  /// its fix does not wait for the rest of the lane grouping.
+  bool report(SourceLocation Loc, Severity Level, std::string Message,
+              std::vector<Wave64Fix> Fixes = {}, SourceLocation DefinedAt = {}) {
+    for (Wave64Fix &F : Fixes)
+      F.Standalone = true;
+    return Wave64Check::report(Loc, Level, std::move(Message), std::move(Fixes), DefinedAt);
+  }
+
   void registerMatchers(MatchFinder &Finder) override {
     Finder.addMatcher(varDecl(hasInitializer(expr())).bind("var"), this);
     Finder.addMatcher(callExpr().bind("call"), this);

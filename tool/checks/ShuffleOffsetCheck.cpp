@@ -352,6 +352,7 @@ private:
     Fix.Replacement = ", 32";
     Fix.Description = "pass width 32 (a 32-lane group, as in CUDA)";
     Fix.Safe = true;
+    Fix.Standalone = true; // keeps CUDA's meaning whatever the grouping's other sites do
     return {Fix};
   }
 };

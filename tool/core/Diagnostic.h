@@ -56,6 +56,9 @@ struct Diagnostic {
   /// defined, when that is in a translated file. Such a finding is folded
   /// into the finding at the definition (see foldIntoDefinitions).
   std::optional<RelatedLocation> Definition;
+  /// Why --fix-wave64 did not apply this finding's safe fixes: another finding
+  /// of the same lane grouping has none (match/Wave64FixGroups.h).
+  std::string FixWithheld;
 
   bool operator<(const Diagnostic &O) const {
     if (File != O.File)

@@ -126,6 +126,8 @@ json::Value toJSON(const Diagnostic &D) {
                  {"related", D.Related}};
   if (D.Definition)
     O["definition"] = *D.Definition;
+  if (!D.FixWithheld.empty())
+    O["fixWithheld"] = D.FixWithheld;
   return O;
 }
 
@@ -136,7 +138,7 @@ bool fromJSON(const json::Value &V, Diagnostic &D, json::Path P) {
          O.map("line", D.Line) && O.map("column", D.Column) && O.map("offset", D.Offset) &&
          mapText(V, "message", D.Message, P) && O.map("fixes", D.Fixes) &&
          O.map("lowConfidence", D.LowConfidence) && O.map("related", D.Related) &&
-         O.map("definition", D.Definition);
+         O.map("definition", D.Definition) && O.mapOptional("fixWithheld", D.FixWithheld);
 }
 
 json::Value toJSON(const ByteRange &R) { return json::Array{R.Begin, R.End}; }

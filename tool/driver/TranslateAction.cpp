@@ -1,6 +1,7 @@
 #include "driver/TranslateAction.h"
 
 #include "match/WarpIntrinsicTranslator.h"
+#include "match/Wave64FixGroups.h"
 #include "checks/Wave64Check.h"
 #include "driver/TraversalScope.h"
 #include "translate/RawTokens.h"
@@ -338,6 +339,7 @@ public:
         if (auto Text = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                                     /*RequiresNullTerminator=*/false))
           Context->finishFile(Path, (*Text)->getBuffer().str());
+    applyWave64Fixes(*Context, Ast); // once every check has reported
     if (ErrorLocations && !ErrorLocations->empty())
       recordRecoveredRanges(Ast, *Context, *ErrorLocations);
     if (MatchTime)

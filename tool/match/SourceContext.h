@@ -16,12 +16,31 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace cu2dcu {
 
 struct FilePosition {
   clang::FileID File;
   unsigned Offset = 0;
+};
+
+/// A wave64 finding as --fix-wave64 sees it before deciding: its fixes are
+/// applied only when every finding of its lane grouping can be fixed safely
+/// (match/Wave64FixGroups.h).
+struct DeferredWave64Finding {
+  clang::SourceLocation Loc;       // where the finding is reported
+  clang::SourceLocation DefinedAt; // the named warp constant it uses, if any
+  /// Where its fixes edit, safe or not (each ties the grouping together).
+  std::vector<std::pair<clang::FileID, Edit>> Edits;
+  /// Every fix is safe and lies in a translated file: applied unless withheld.
+  bool Fixable = false;
+  /// The finding: at Offset of File, findingsFor(File).Diagnostics[Index]
+  /// (an index only the fixable ones need: reported after the translator's).
+  clang::FileID File;
+  unsigned Offset = 0;
+  size_t Index = 0;
+  std::string CheckId;
 };
 
 class SourceContext {
@@ -66,6 +85,8 @@ public:
   /// Records a finding at Loc if it lies in a translated file.
   void report(clang::SourceLocation Loc, const char *CheckId, Severity Level, std::string Message,
               std::vector<FixIt> Fixes = {});
+  /// Wave64 findings recorded for --fix-wave64's decision per lane grouping.
+  std::vector<DeferredWave64Finding> &deferredWave64() { return DeferredWave64; }
   /// Runs the lexical translator over a file range (skipped code, conditions).
   void translateLexically(clang::SourceRange Range);
   /// Remembers a macro body for translateMacroBodies: a warp call written in
@@ -106,6 +127,7 @@ private:
   std::map<clang::FileID, std::set<std::string>> IncludedHip;
   std::set<clang::FileID> Entered;
   std::vector<clang::SourceRange> MacroBodies;
+  std::vector<DeferredWave64Finding> DeferredWave64;
 };
 
 } // namespace cu2dcu

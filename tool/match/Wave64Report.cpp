@@ -3,6 +3,8 @@
 #include "core/SourceText.h"
 #include "translate/RawTokens.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -102,21 +104,91 @@ static std::optional<RelatedLocation> definitionAt(SourceContext &Context,
   return R;
 }
 
-bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
-                  Severity Level, std::string Message, std::vector<Wave64Fix> Fixes,
-                  clang::SourceLocation DefinedAt) {
+namespace {
+
+/// Where SourceContext::report will put a finding at Loc.
+std::optional<FilePosition> findingPosition(SourceContext &Context, clang::SourceLocation Loc) {
   clang::SourceManager &SM = Context.sourceManager();
-  // Where SourceContext::report will put the finding.
   std::optional<FilePosition> Pos = Context.resolve(Loc);
   if (!Pos && Loc.isValid() && Loc.isMacroID()) {
     auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(Loc));
     if (Context.isTranslated(File))
       Pos = FilePosition{File, Offset};
   }
-  if (!Pos)
-    return false;
-  const std::string &Text = Context.textOf(Pos->File);
-  if (isSuppressed(Text, Pos->Offset, CheckId))
+  return Pos;
+}
+
+/// A finding's fixes placed in the files they edit: the edits, the fix-its
+/// shown at the finding (those in its file), and whether every fix could be
+/// placed. A fix written in a macro body that the finding's suppression
+/// comment does not cover is still honoured: suppression is decided at the
+/// finding.
+struct PlacedFixes {
+  std::vector<std::pair<clang::FileID, Edit>> Edits;
+  std::vector<FixIt> FixIts;
+  bool AllResolved = true;
+};
+
+PlacedFixes placeFixes(SourceContext &Context, const std::vector<Wave64Fix> &Fixes,
+                       clang::FileID FindingFile, const std::string &CheckId) {
+  clang::SourceManager &SM = Context.sourceManager();
+  PlacedFixes Placed;
+  for (const Wave64Fix &F : Fixes) {
+    if (F.Begin.isInvalid()) {
+      Placed.AllResolved = false;
+      continue;
+    }
+    auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(F.Begin));
+    if (!Context.isTranslated(File)) {
+      Placed.AllResolved = false;
+      continue;
+    }
+    Placed.Edits.push_back({File, Edit{Offset, F.Length, F.Replacement, "wave64", CheckId}});
+    if (File == FindingFile) {
+      FixIt X;
+      X.Offset = Offset;
+      X.Length = F.Length;
+      X.Replacement = F.Replacement;
+      X.Description = F.Description;
+      Placed.FixIts.push_back(X);
+    }
+  }
+  return Placed;
+}
+
+/// --fix-wave64: a standalone safe fix applies now; the others wait for the
+/// decision per lane grouping, once the unit is checked. A note (what the
+/// translator did, a harmless oversize) does not hold them back.
+void applyOrDefer(SourceContext &Context, const std::vector<Wave64Fix> &Fixes, PlacedFixes Placed,
+                  DeferredWave64Finding Deferred, Severity Level) {
+  std::vector<Diagnostic> &Reported = Context.findingsFor(Deferred.File).Diagnostics;
+  bool Fixable = Placed.AllResolved && !Placed.Edits.empty() &&
+                 llvm::all_of(Fixes, [](const Wave64Fix &F) { return F.Safe; });
+  bool Standalone = !Fixes.empty() &&
+                    llvm::all_of(Fixes, [](const Wave64Fix &F) { return F.Standalone; });
+  if (Fixable && Standalone) {
+    for (FixIt &X : Reported.back().Fixes)
+      X.Applied = true;
+    for (auto &[File, E] : Placed.Edits)
+      Context.findingsFor(File).Edits.push_back(std::move(E));
+    return;
+  }
+  if (Fixable || (Level != Severity::Note && !Standalone)) {
+    Deferred.Fixable = Fixable;
+    for (auto &[File, E] : Placed.Edits)
+      Deferred.Edits.push_back({File, std::move(E)});
+    Context.deferredWave64().push_back(std::move(Deferred));
+  }
+}
+
+} // namespace
+
+bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
+                  Severity Level, std::string Message, std::vector<Wave64Fix> Fixes,
+                  clang::SourceLocation DefinedAt) {
+  clang::SourceManager &SM = Context.sourceManager();
+  std::optional<FilePosition> Pos = findingPosition(Context, Loc);
+  if (!Pos || isSuppressed(Context.textOf(Pos->File), Pos->Offset, CheckId))
     return false;
   // A use folds into its definition: suppressed there, it goes too.
   std::optional<RelatedLocation> Definition = definitionAt(Context, DefinedAt);
@@ -124,46 +196,15 @@ bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::
       isSuppressed(Context.textOf(SM.getFileID(SM.getSpellingLoc(DefinedAt))), Definition->Offset,
                    CheckId))
     return false;
-  // A fix written in a macro body that the finding's suppression comment does
-  // not cover is still honoured: suppression is decided at the finding.
-  std::vector<FixIt> FixIts;
-  bool AllResolved = true;
-  struct Placed {
-    clang::FileID File;
-    Edit E;
-  };
-  std::vector<Placed> Edits;
-  for (const Wave64Fix &F : Fixes) {
-    if (F.Begin.isInvalid()) {
-      AllResolved = false;
-      continue;
-    }
-    auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(F.Begin));
-    if (!Context.isTranslated(File)) {
-      AllResolved = false;
-      continue;
-    }
-    Edits.push_back({File, Edit{Offset, F.Length, F.Replacement, "wave64", CheckId}});
-    if (File == Pos->File) {
-      FixIt X;
-      X.Offset = Offset;
-      X.Length = F.Length;
-      X.Replacement = F.Replacement;
-      X.Description = F.Description;
-      FixIts.push_back(X);
-    }
-  }
-  bool Apply = Context.options().FixWave64 && AllResolved && !Edits.empty();
-  for (const Wave64Fix &F : Fixes)
-    Apply &= F.Safe;
-  if (Apply) {
-    for (FixIt &X : FixIts)
-      X.Applied = true;
-    for (Placed &P : Edits)
-      Context.findingsFor(P.File).Edits.push_back(P.E);
-  }
-  Context.report(Loc, CheckId.c_str(), Level, std::move(Message), std::move(FixIts));
-  Context.findingsFor(Pos->File).Diagnostics.back().Definition = std::move(Definition);
+  PlacedFixes Placed = placeFixes(Context, Fixes, Pos->File, CheckId);
+  Context.report(Loc, CheckId.c_str(), Level, std::move(Message), std::move(Placed.FixIts));
+  std::vector<Diagnostic> &Reported = Context.findingsFor(Pos->File).Diagnostics;
+  Reported.back().Definition = std::move(Definition);
+  if (Context.options().FixWave64)
+    applyOrDefer(Context, Fixes, std::move(Placed),
+                 DeferredWave64Finding{Loc, DefinedAt, {}, false, Pos->File, Pos->Offset,
+                                       Reported.size() - 1, CheckId},
+                 Level);
   return true;
 }
 

@@ -24,6 +24,12 @@ struct Wave64Fix {
   std::string Description;
   /// Safe fixes are applied with --fix-wave64; the others are only suggested.
   bool Safe = false;
+  /// Right whatever the other sites of its lane grouping do: it keeps CUDA's
+  /// meaning (a shuffle pinned to width 32) or only widens a container of lane
+  /// bits. Such a fix is applied on its own, and a finding whose only fixes
+  /// are such does not hold back the grouping's other fixes
+  /// (match/Wave64FixGroups.h); every other fix waits for the grouping.
+  bool Standalone = false;
 };
 
 /// A fix replacing the token spelled at Loc.

@@ -128,6 +128,8 @@ llvm::json::Array diagnosticsOf(const ReportContext &C) {
                          {"related", relatedOf(D)},
                          {"fingerprint", States.Fingerprints[I]},
                          {"helpUri", helpUri(C.DocsBase, D.CheckId)}};
+    if (!D.FixWithheld.empty())
+      O["fixWithheld"] = D.FixWithheld;
     O["baseline"] = !States.HasBaseline ? llvm::json::Value(nullptr)
                                         : States.Baselined[I] ? "unchanged" : "new";
     Diagnostics.push_back(std::move(O));

@@ -73,6 +73,8 @@ void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS, const std::ve
     }
     for (const FixIt &Fix : D.Fixes)
       OS << "  fix" << (Fix.Applied ? " (applied)" : "") << ": " << Fix.Description << "\n";
+    if (!D.FixWithheld.empty())
+      OS << "  fix withheld: " << D.FixWithheld << "\n";
     printRelated(D, OS);
   }
 }
