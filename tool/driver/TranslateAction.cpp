@@ -407,6 +407,17 @@ private:
   std::vector<std::string> &Paths;
 };
 
+/// Translates a PCH build's macro bodies at the end of its main file, while
+/// its source manager still exists (the units decide their own warp calls).
+class MacroBodiesAtEnd : public clang::PPCallbacks {
+public:
+  explicit MacroBodiesAtEnd(SourceContext &Context) : Context(Context) {}
+  void EndOfMainFile() override { Context.translateMacroBodies(); }
+
+private:
+  SourceContext &Context;
+};
+
 } // namespace
 
 struct PchTranslation::State {
@@ -431,10 +442,10 @@ void PchTranslation::attach(clang::CompilerInstance &CI) {
   CI.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorTranslator>(S->Context));
   CI.getPreprocessor().addPPCallbacks(S->Scope.makeWatcher(CI.getPreprocessor()));
   CI.getPreprocessor().addPPCallbacks(std::make_unique<EnteredFiles>(S->Context, S->Entered));
+  CI.getPreprocessor().addPPCallbacks(std::make_unique<MacroBodiesAtEnd>(S->Context));
 }
 
 void PchTranslation::finish(SharedPch &Pch) {
-  S->Context.translateMacroBodies(); // the units decide their own warp calls
   Pch.Translated.Files = std::move(S->Result.Files);
   Pch.TranslatedFiles = std::move(S->Entered);
   Pch.WholeUnit = S->Scope.wholeUnit();
