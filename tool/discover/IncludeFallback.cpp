@@ -1,10 +1,10 @@
 #include "discover/IncludeFallback.h"
+#include "discover/ProjectHeaders.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
 
 #include <set>
 
@@ -13,20 +13,6 @@ namespace path = llvm::sys::path;
 namespace cu2dcu {
 
 namespace {
-
-/// The names of Text's #include directives (both forms), as written.
-std::vector<std::string> includeNames(llvm::StringRef Text) {
-  static const llvm::Regex Include("^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]");
-  std::vector<std::string> Names;
-  llvm::SmallVector<llvm::StringRef, 8> Lines;
-  Text.split(Lines, '\n');
-  for (llvm::StringRef Line : Lines) {
-    llvm::SmallVector<llvm::StringRef, 2> Match;
-    if (Line.contains("include") && Include.match(Line, &Match))
-      Names.push_back(Match[1].str());
-  }
-  return Names;
-}
 
 bool existsUnder(const std::string &Dir, const std::string &Name) {
   llvm::SmallString<256> P(Dir);
@@ -51,7 +37,8 @@ std::vector<std::string> TreeHeaders::fallbackFlags(const std::string &Source,
   }
   std::vector<std::string> Flags;
   std::set<std::string> Added;
-  for (const std::string &Name : includeNames((*Buffer)->getBuffer())) {
+  for (std::string Name : includedNames((*Buffer)->getBuffer().str())) {
+    Name = Name.substr(1, Name.size() - 2); // the delimiters
     if (path::is_absolute(Name) ||
         llvm::any_of(Searched, [&](const std::string &D) { return existsUnder(D, Name); }))
       continue;

@@ -344,19 +344,6 @@ llvm::Error addInputFiles(const std::vector<FoundPath> &Found,
   return llvm::Error::success();
 }
 
-/// The -I folders of a file's flags (both spellings).
-std::vector<std::string> includeFlagDirs(const std::vector<std::string> &Flags) {
-  std::vector<std::string> Dirs;
-  for (size_t I = 0; I < Flags.size(); ++I) {
-    llvm::StringRef F(Flags[I]);
-    if (F == "-I" && I + 1 < Flags.size())
-      Dirs.push_back(Flags[++I]);
-    else if (F.starts_with("-I"))
-      Dirs.push_back(F.drop_front(2).str());
-  }
-  return Dirs;
-}
-
 /// Without a database, a source's includes that only the input tree holds
 /// are searched there (IncludeFallback.h).
 void addTreeIncludeFallbacks(const std::vector<std::string> &SystemRoots,
@@ -369,9 +356,14 @@ void addTreeIncludeFallbacks(const std::vector<std::string> &SystemRoots,
     return;
   TreeHeaders Tree(Headers);
   for (InputFile &F : Files)
-    if (F.Action == FileAction::Translate && !F.IsHeader)
-      llvm::append_range(F.CompileFlags,
-                         Tree.fallbackFlags(F.Source, includeFlagDirs(F.CompileFlags), SystemRoots));
+    if (F.Action == FileAction::Translate && !F.IsHeader) {
+      std::vector<std::string> Flags = F.CompileFlags, IncludeDirs;
+      forEachPathFlag(Flags, [&](const std::string &Flag, std::string &Dir) {
+        if (Flag == "-I")
+          IncludeDirs.push_back(Dir);
+      });
+      llvm::append_range(F.CompileFlags, Tree.fallbackFlags(F.Source, IncludeDirs, SystemRoots));
+    }
 }
 
 } // namespace

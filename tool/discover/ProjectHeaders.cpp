@@ -13,6 +13,28 @@ namespace cu2dcu {
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
+/// The header names of File's #include, #include_next and #import lines, as
+/// written with their delimiters ("a.h", <b/c.h>); computed includes
+/// (#include MACRO) are not followed.
+std::vector<std::string> includedNames(const std::string &Text) {
+  llvm::SmallVector<clang::dependency_directives_scan::Token, 64> Tokens;
+  llvm::SmallVector<clang::dependency_directives_scan::Directive, 32> Directives;
+  std::vector<std::string> Names;
+  // The scanner fails only on a malformed file; its includes are then the
+  // ones it found, and the parse reports the rest.
+  clang::scanSourceForDependencyDirectives(Text, Tokens, Directives);
+  for (const auto &D : Directives) {
+    if (D.Kind != clang::dependency_directives_scan::pp_include &&
+        D.Kind != clang::dependency_directives_scan::pp_include_next &&
+        D.Kind != clang::dependency_directives_scan::pp_import)
+      continue;
+    if (D.Tokens.size() < 3 || D.Tokens[2].Kind != clang::tok::header_name)
+      continue;
+    Names.push_back(Text.substr(D.Tokens[2].Offset, D.Tokens[2].Length));
+  }
+  return Names;
+}
+
 namespace {
 
 /// Where a command's #include lines are looked up, in the compiler's order.
@@ -48,27 +70,6 @@ IncludeSearch searchOf(std::vector<std::string> Flags) {
   return S;
 }
 
-/// The header names of File's #include, #include_next and #import lines, as
-/// written with their delimiters ("a.h", <b/c.h>); computed includes
-/// (#include MACRO) are not followed.
-std::vector<std::string> includedNames(const std::string &Text) {
-  llvm::SmallVector<clang::dependency_directives_scan::Token, 64> Tokens;
-  llvm::SmallVector<clang::dependency_directives_scan::Directive, 32> Directives;
-  std::vector<std::string> Names;
-  // The scanner fails only on a malformed file; its includes are then the
-  // ones it found, and the parse reports the rest.
-  clang::scanSourceForDependencyDirectives(Text, Tokens, Directives);
-  for (const auto &D : Directives) {
-    if (D.Kind != clang::dependency_directives_scan::pp_include &&
-        D.Kind != clang::dependency_directives_scan::pp_include_next &&
-        D.Kind != clang::dependency_directives_scan::pp_import)
-      continue;
-    if (D.Tokens.size() < 3 || D.Tokens[2].Kind != clang::tok::header_name)
-      continue;
-    Names.push_back(Text.substr(D.Tokens[2].Offset, D.Tokens[2].Length));
-  }
-  return Names;
-}
 
 bool isUnder(llvm::StringRef Path, llvm::StringRef Dir) {
   return Path.starts_with(Dir) && (Path.size() == Dir.size() || Path[Dir.size()] == '/');

@@ -17,6 +17,10 @@ namespace cu2dcu {
 /// Visit may change the value in place.
 template <typename Fn> void forEachPathFlag(std::vector<std::string> &Flags, Fn Visit);
 
+/// The header names of a file's #include, #include_next and #import lines,
+/// with their delimiters ("a.h", <b/c.h>), from clang's directive scanner.
+std::vector<std::string> includedNames(const std::string &Text);
+
 struct ReachedHeader {
   std::string Path;    // absolute, symlinks resolved
   std::string Includer; // the database file it was reached from (its flags apply)
