@@ -89,8 +89,8 @@ private:
   }
 
   void readFlag(const YAML::Node &E) {
-    auto F = fields(E, {"names", "value", "action", "hip", "values", "distinctive", "level",
-                        "reason"});
+    auto F = fields(E, {"names", "value", "action", "hip", "values", "distinctive",
+                        "distinctive_values", "level", "reason"});
     if (!F)
       return;
     NvccFlagRule R;
@@ -124,6 +124,9 @@ private:
     if (R.Action == FlagAction::Unsupported && str(*F, "reason").empty())
       return (void)fail(E, "'" + R.Names[0] + "': unsupported flags need a 'reason'");
     R.Distinctive = boolean(*F, "distinctive");
+    R.DistinctiveValues = strings(get(*F, "distinctive_values"));
+    if (!R.DistinctiveValues.empty() && !R.TakesValue)
+      return (void)fail(E, "'" + R.Names[0] + "': distinctive_values needs value: required");
     if (!level(*F, R.Level))
       return;
     R.Reason = str(*F, "reason");

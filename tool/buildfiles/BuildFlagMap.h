@@ -24,6 +24,7 @@ struct NvccFlagRule {
   /// Replace by value; a value not listed stays as written.
   std::map<std::string, std::vector<std::string>> ByValue;
   bool Distinctive = false; // only nvcc has it
+  std::vector<std::string> DistinctiveValues; // only nvcc has it with one of these values
   std::optional<Severity> Level; // report each use
   std::string Reason;
   std::string Origin; // file:line
@@ -94,6 +95,8 @@ public:
   bool isFlagKeyword(const std::string &N) const { return contains(FlagKeywords, N); }
   bool isLibraryCommand(const std::string &N) const { return contains(LibraryCommands, N); }
   bool isLibraryKeyword(const std::string &N) const { return contains(LibraryKeywords, N); }
+  const std::vector<std::string> &libraryKeywords() const { return LibraryKeywords; }
+  const std::vector<std::string> &flagKeywords() const { return FlagKeywords; }
   bool isSourceCommand(const std::string &N) const { return contains(SourceCommands, N); }
   bool isCudaSource(const std::string &Path) const;
 

@@ -3,6 +3,7 @@
 
 #include "core/Diagnostic.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct BuildOptions {
   /// The folder of the file being translated: a compile database's relative
   /// "directory" is relative to it (the driver sets it per file).
   std::string Folder;
+  /// CUDA sources (absolute paths) that use device code another source
+  /// defines: a CMake target built from one gains -fgpu-rdc.
+  std::set<std::string> RelocatableUnits;
 };
 
 struct BuildTranslation {

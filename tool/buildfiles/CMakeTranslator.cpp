@@ -4,6 +4,7 @@
 #include "buildfiles/TextEdits.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 #include <regex>
 #include <set>
@@ -176,6 +177,7 @@ private:
   void translate(const CMakeCommand &C) {
     std::string Name = lower(C.Name);
     Claimed.clear();
+    startRelocatableDeviceCode(C, Name);
     findPackagesBefore(C);
     if (const NameRule *R = Map.command(Name))
       renameCommand(C, *R);
@@ -201,6 +203,7 @@ private:
         translateNames(C, I);
     if (Map.isSourceCommand(Name))
       markCudaSources(C);
+    addRelocatableDeviceCode(C, Name);
   }
 
   // --- edits and findings --------------------------------------------------
@@ -371,8 +374,7 @@ private:
     }
     std::string Rdc;
     for (const std::string &T : RdcTargets)
-      Rdc += "target_compile_options(" + T + " PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n" +
-             indentOf(C) + "target_link_options(" + T + " PRIVATE -fgpu-rdc)\n" + indentOf(C);
+      Rdc += rdcOptions(T, indentOf(C)) + "\n" + indentOf(C);
     if (Removed && Removed == Total) {
       // Nothing left to set: the command itself goes (CMake rejects an empty PROPERTIES).
       Rdc = llvm::StringRef(Rdc).rtrim(" \t\n").str();
@@ -450,10 +452,16 @@ private:
       translateFlagArgs(C, Name.rfind("target_", 0) == 0 ? 1 : 0, C.Args.size());
     forKeywordArgs(C, [&](const std::string &K) { return Map.isFlagKeyword(K); },
                    [&](size_t First, size_t End) {
-                     if (dropsEveryFlag(C, First, End))
-                       replaceArgs(C, First - 1, End - First + 1, {}); // the keyword goes too
-                     else
+                     bool Rdc = takeRdc(PendingRdc.Compile);
+                     if (!dropsEveryFlag(C, First, End)) {
                        translateFlagArgs(C, First, End);
+                       if (Rdc)
+                         appendRdc(C, End);
+                     } else if (Rdc) {
+                       replaceArgs(C, First, End - First, {"-fgpu-rdc"});
+                     } else {
+                       replaceArgs(C, First - 1, End - First + 1, {}); // the keyword goes too
+                     }
                    });
   }
 
@@ -559,7 +567,12 @@ private:
     };
     if (Map.isLibraryCommand(Name))
       Libraries(Name == "target_link_libraries" ? 1 : 0, C.Args.size());
-    forKeywordArgs(C, [&](const std::string &K) { return Map.isLibraryKeyword(K); }, Libraries);
+    forKeywordArgs(C, [&](const std::string &K) { return Map.isLibraryKeyword(K); },
+                   [&](size_t First, size_t End) {
+                     Libraries(First, End);
+                     if (takeRdc(PendingRdc.Link))
+                       appendRdc(C, End);
+                   });
   }
 
   template <typename IsKeyword, typename Fn>
@@ -693,6 +706,92 @@ private:
                          " PROPERTIES LANGUAGE HIP)");
   }
 
+  // --- relocatable device code -------------------------------------------------
+
+  static std::string rdcOptions(const std::string &Target, const std::string &Indent) {
+    return "target_compile_options(" + Target + " PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n" +
+           Indent + "target_link_options(" + Target + " PRIVATE -fgpu-rdc)";
+  }
+
+  /// A target whose CUDA sources use device code another source defines (the
+  /// parse's CU2DCU-RDC) needs -fgpu-rdc to compile and link. The nvcc build
+  /// may have it from a parent project (CUDA_SEPARABLE_COMPILATION there), so
+  /// it is added unless this file already asks for relocatable device code:
+  /// add_executable/add_library get target options, a command of the
+  /// project's own gets it in the map's compile-option and library keywords
+  /// (while they are translated: takeRdc), added when the call has none.
+  void startRelocatableDeviceCode(const CMakeCommand &C, const std::string &Name) {
+    PendingRdc = {};
+    PendingRdc.Sources = relocatableSources(C);
+    if (PendingRdc.Sources.empty() || asksForRelocatableCode())
+      PendingRdc.Sources.clear();
+    else if (Name == "add_executable" || Name == "add_library")
+      PendingRdc.Compile = PendingRdc.Link = true; // target options, after the command
+  }
+
+  /// Whether the current command still needs -fgpu-rdc where Done says; it
+  /// is then given there.
+  bool takeRdc(bool &Done) {
+    if (PendingRdc.Sources.empty() || Done)
+      return false;
+    return Done = true;
+  }
+
+  void appendRdc(const CMakeCommand &C, size_t End) {
+    unsigned At = C.Args[End - 1].End; // after the keyword when it has no arguments
+    Edits.push_back({At, At, " -fgpu-rdc"});
+  }
+
+  void addRelocatableDeviceCode(const CMakeCommand &C, const std::string &Name) {
+    if (PendingRdc.Sources.empty())
+      return;
+    std::string Why = llvm::join(PendingRdc.Sources, ", ") +
+                      " use device code that another source defines (CU2DCU-RDC)";
+    if (Name == "add_executable" || Name == "add_library") {
+      insertAfter(C, rdcOptions(C.Args[0].Value, indentOf(C)));
+      return report(C.NameBegin, Severity::Note,
+                    Why + ": -fgpu-rdc added to the target's compile and link options");
+    }
+    if (!PendingRdc.Compile && !PendingRdc.Link)
+      return report(C.NameBegin, Severity::Warning,
+                    Why + ": add -fgpu-rdc to the compile and link options of the target "
+                          "built from them");
+    const std::vector<std::string> &Missing =
+        PendingRdc.Link ? Map.flagKeywords() : Map.libraryKeywords();
+    if ((!PendingRdc.Compile || !PendingRdc.Link) && !Missing.empty())
+      Edits.push_back({C.Args.back().End, C.Args.back().End, " " + Missing.front() + " -fgpu-rdc"});
+    report(C.NameBegin, Severity::Note,
+           Why + ": -fgpu-rdc added to the command's compile options and libraries");
+  }
+
+  /// The CUDA source arguments of C whose unit needs relocatable device code.
+  std::vector<std::string> relocatableSources(const CMakeCommand &C) const {
+    std::vector<std::string> Out;
+    if (Opts.RelocatableUnits.empty())
+      return Out;
+    for (const CMakeArgument &A : C.Args) {
+      if (A.K == CMakeArgument::Bracket || !Map.isCudaSource(A.Value) ||
+          llvm::StringRef(A.Value).contains("${"))
+        continue;
+      llvm::SmallString<256> Path(A.Value);
+      if (!llvm::sys::path::is_absolute(Path)) {
+        Path = Opts.Folder;
+        llvm::sys::path::append(Path, A.Value);
+      }
+      llvm::sys::path::remove_dots(Path, true);
+      if (Opts.RelocatableUnits.count(Path.str().str()))
+        Out.push_back(A.Value);
+    }
+    return Out;
+  }
+
+  bool asksForRelocatableCode() const {
+    return llvm::any_of(std::initializer_list<llvm::StringRef>{"SEPARABLE_COMPILATION", "-rdc",
+                                                               "relocatable-device-code",
+                                                               "-fgpu-rdc"},
+                        [&](llvm::StringRef Word) { return Text.contains(Word); });
+  }
+
   // --- what is left -----------------------------------------------------------
 
   /// CUDA names the map does not cover, left as written. message() text is
@@ -736,6 +835,10 @@ private:
   std::set<size_t> Claimed; // arguments of the current command already translated
   std::set<std::string> Found;
   std::map<std::string, unsigned> NeededPackages; // package -> first argument using it
+  struct RelocatableDeviceCode {
+    std::vector<std::string> Sources; // the current command's, when it needs -fgpu-rdc
+    bool Compile = false, Link = false; // given to its compile options, to its link
+  } PendingRdc;
 };
 
 } // namespace

@@ -80,7 +80,8 @@ NvccFlagTranslator::FlagUse NvccFlagTranslator::parseFlag(const std::vector<std:
 
 bool NvccFlagTranslator::hasDistinctiveFlag(const std::vector<std::string> &Words) const {
   for (size_t I = 0; I < Words.size(); ++I)
-    if (FlagUse U = parseFlag(Words, I); U.Rule && U.Rule->Distinctive)
+    if (FlagUse U = parseFlag(Words, I);
+        U.Rule && (U.Rule->Distinctive || llvm::is_contained(U.Rule->DistinctiveValues, U.Value)))
       return true;
   return false;
 }

@@ -11,6 +11,7 @@
 #include "match/NameUseTranslator.h"
 #include "match/PreprocessorTranslator.h"
 #include "match/RegisterKeywordTranslator.h"
+#include "match/RelocatableDeviceCodeTranslator.h"
 #include "match/CallArgumentTranslator.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -40,7 +41,7 @@ public:
   AstTranslators(SourceContext &Context, const std::string &CudaIncludeDir,
                  const WarpCallPlanner &WarpPlan)
       : WarpPlan(WarpPlan), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
-        Bounds(Context), Registers(Context), Collisions(Context) {}
+        Bounds(Context), Registers(Context), Collisions(Context), Rdc(Context) {}
 
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) {
     using namespace clang::ast_matchers;
@@ -58,6 +59,7 @@ public:
     if (const auto *E = Nodes.getNodeAs<clang::DeclRefExpr>("ref")) {
       if (!WarpPlan.rewritesNameAt(E->getLocation()))
         Names.handleUse(E->getDecl(), E->getLocation());
+      Rdc.handleUse(*E, *Result.Context);
     } else if (const auto *E = Nodes.getNodeAs<clang::UnresolvedLookupExpr>("lookup")) {
       if (!WarpPlan.rewritesNameAt(E->getNameLoc()))
         handleUnresolved(E, *Result.SourceManager);
@@ -119,6 +121,7 @@ private:
   LaunchBoundsTranslator Bounds;
   RegisterKeywordTranslator Registers;
   HipDeclaredCollisionTranslator Collisions;
+  RelocatableDeviceCodeTranslator Rdc;
 };
 
 /// The byte range of R (expanded) when it lies in one translated file.

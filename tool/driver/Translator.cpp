@@ -241,6 +241,7 @@ private:
   void takeRecovered(FileReport &R, TranslationResult &Result);
   bool takeFromIncluders(FileReport &R);
   void collect(const TranslationResult &Result);
+  void noteRelocatableDeviceCode(const FileReport &R, const TranslationResult &Result);
   void translateLexically(FileReport &R, ParseFailure Failure, std::string Reason);
   void applyAll();
   void addWave64Definitions();
@@ -274,6 +275,8 @@ private:
   /// Files a recovered AST covered (and no clean one): the unit whose
   /// result stands for them, and whether they hold recovered code.
   std::map<std::string, std::pair<std::string, bool>> RecoveredIncluder;
+  /// Units that use device code another unit defines (CU2DCU-RDC).
+  std::set<std::string> RelocatableUnits;
 };
 
 void Pipeline::readInputs(std::vector<size_t> &Units, std::vector<size_t> &Headers) {
@@ -421,6 +424,7 @@ void Pipeline::settle(const std::vector<size_t> &Wave, std::vector<UnitOutcome> 
   for (size_t W = 0; W < Wave.size(); ++W) {
     FileReport &R = Run.Files[Wave[W]];
     R.CpuSeconds = Outcomes[W].Parse.Cpu + Outcomes[W].Match.Cpu;
+    noteRelocatableDeviceCode(R, Outcomes[W].Result);
     if (Outcomes[W].Result.Mode != ParseMode::Ast)
       continue;
     R.Mode = ParseMode::Ast;
@@ -510,6 +514,19 @@ bool Pipeline::takeFromIncluders(FileReport &R) {
   return true;
 }
 
+/// A unit whose AST found device code defined in another unit: the build
+/// files that compile it need relocatable device code.
+void Pipeline::noteRelocatableDeviceCode(const FileReport &R, const TranslationResult &Result) {
+  if (Result.Mode == ParseMode::Lexical)
+    return;
+  for (const auto &Entry : Result.Files)
+    for (const Diagnostic &D : Entry.second.Diagnostics)
+      if (D.CheckId == check_ids::Rdc) {
+        RelocatableUnits.insert(R.Input.Source);
+        return;
+      }
+}
+
 void Pipeline::collect(const TranslationResult &Result) {
   for (const auto &[Path, Findings] : Result.Files) {
     auto &Edits = EditsByFile[Path];
@@ -592,6 +609,7 @@ bool Pipeline::translateBuildFile(FileReport &R) {
     return false;
   BuildOptions Options = Settings.Build;
   Options.Folder = llvm::sys::path::parent_path(R.Input.Source).str();
+  Options.RelocatableUnits = RelocatableUnits;
   BuildTranslation T = cu2dcu::translateBuildFile(*Kind, R.Original, R.Input.Display,
                                                    *Settings.BuildRules, Options);
   R.Mode = ParseMode::Build;

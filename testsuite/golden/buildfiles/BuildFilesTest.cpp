@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace cu2dcu;
 
 namespace {
@@ -27,8 +29,17 @@ BuildTranslation make(const std::string &Text, BuildOptions Opts = {}) {
   return translateMakefile(Text, "Makefile", shippedMap(), Opts);
 }
 
-BuildTranslation cmake(const std::string &Text) {
-  return translateCMake(Text, "CMakeLists.txt", shippedMap(), BuildOptions{});
+BuildTranslation cmake(const std::string &Text, BuildOptions Opts = {}) {
+  return translateCMake(Text, "CMakeLists.txt", shippedMap(), Opts);
+}
+
+/// Options of a CMakeLists.txt in /p whose units in Relocatable use device
+/// code another unit defines (the parse's CU2DCU-RDC).
+BuildOptions relocatable(std::set<std::string> Relocatable) {
+  BuildOptions Opts;
+  Opts.Folder = "/p";
+  Opts.RelocatableUnits = std::move(Relocatable);
+  return Opts;
 }
 
 TEST(BuildFlagMap, ShippedMapsLoadWithoutIssues) {
@@ -146,11 +157,12 @@ TEST(MakefileTranslate, HostOptionsLibrariesAndPaths) {
 }
 
 TEST(MakefileTranslate, OnlyCompilerLinesAndTheirVariables) {
-  // RUN_ARGS is read by the program, not by nvcc: -G and -x stay.
-  std::string Text = "CC = nvcc\nFLAGS = -G -x cu\nRUN_ARGS = -G -x cu\n"
+  // RUN_ARGS is read by the program, not by nvcc: -G and -x stay (-x cu
+  // would not: only nvcc takes it, FlagDistinctiveByItsValue).
+  std::string Text = "CC = nvcc\nFLAGS = -G -x cu\nRUN_ARGS = -G -x c\n"
                      "p:\n\t$(CC) $(FLAGS) p.cpp\nrun: p\n\t./p $(RUN_ARGS)\n";
   BuildTranslation T = make(Text);
-  EXPECT_EQ(T.Text, "CC = hipcc\nFLAGS = -x hip\nRUN_ARGS = -G -x cu\n"
+  EXPECT_EQ(T.Text, "CC = hipcc\nFLAGS = -x hip\nRUN_ARGS = -G -x c\n"
                     "p:\n\t$(CC) $(FLAGS) p.cpp\nrun: p\n\t./p $(RUN_ARGS)\n");
 }
 
@@ -228,6 +240,37 @@ TEST(CMakeTranslate, KeywordWhoseFlagsAllGoGoesToo) {
   EXPECT_EQ(cmake("add_hecbench_benchmark(\n    NAME a\n    MODEL cuda\n    COMPILE_OPTIONS --extended-lambda\n"
                   "    CATEGORIES x\n)\n").Text,
             "add_hecbench_benchmark(\n    NAME a\n    MODEL hip\n    CATEGORIES x\n)\n");
+}
+
+TEST(CMakeTranslate, RelocatableDeviceCodeForTargetsThatNeedIt) {
+  BuildOptions Opts = relocatable({"/p/a.cu"});
+  EXPECT_EQ(cmake("add_executable(t a.cu b.cu)\n", Opts).Text,
+            "add_executable(t a.cu b.cu)\n"
+            "set_source_files_properties(a.cu b.cu PROPERTIES LANGUAGE HIP)\n"
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n"
+            "target_link_options(t PRIVATE -fgpu-rdc)\n");
+  EXPECT_EQ(cmake("add_executable(t b.cu)\n", Opts).Text, "add_executable(t b.cu)\n"
+                                                             "set_source_files_properties(b.cu PROPERTIES LANGUAGE HIP)\n");
+  // A command of the project's own: the map's keywords, kept even when every
+  // flag of the group goes, added when missing.
+  EXPECT_EQ(cmake("bench(NAME n MODEL cuda SOURCES a.cu COMPILE_OPTIONS --extended-lambda)\n", Opts).Text,
+            "bench(NAME n MODEL cuda SOURCES a.cu COMPILE_OPTIONS -fgpu-rdc LINK_LIBRARIES -fgpu-rdc)\n");
+  EXPECT_EQ(cmake("bench(SOURCES a.cu LINK_LIBRARIES -lm)\n", Opts).Text,
+            "bench(SOURCES a.cu LINK_LIBRARIES -lm -fgpu-rdc COMPILE_OPTIONS -fgpu-rdc)\n");
+  BuildTranslation Unknown = cmake("bench(SOURCES a.cu)\n", Opts);
+  EXPECT_EQ(Unknown.Text, "bench(SOURCES a.cu)\n");
+  ASSERT_EQ(Unknown.Findings.size(), 1u);
+  EXPECT_EQ(Unknown.Findings[0].Level, Severity::Warning);
+  // The file asks for it already (a property or a flag): left as written.
+  EXPECT_EQ(cmake("bench(SOURCES a.cu COMPILE_OPTIONS -rdc=true)\n", Opts).Text,
+            "bench(SOURCES a.cu COMPILE_OPTIONS -fgpu-rdc)\n");
+}
+
+TEST(MakefileTranslate, FlagDistinctiveByItsValue) {
+  // A sub-make's CFLAGS, compiled with the CC=nvcc its parent passes: only
+  // nvcc takes -x cu; -x c++ says nothing of the compiler.
+  EXPECT_EQ(make("CFLAGS = -O3 --x cu\n").Text, "CFLAGS = -O3 -x hip\n");
+  EXPECT_EQ(make("CFLAGS = -O3 -x c++\n").Text, "CFLAGS = -O3 -x c++\n");
 }
 
 TEST(CMakeTranslate, TargetsBringTheirPackages) {
