@@ -1,6 +1,7 @@
 #include "lexical/LexicalTranslator.h"
 
 #include "lexical/LexicalContext.h"
+#include "lexical/LexicalHipDeclared.h"
 #include "lexical/LexicalLaunch.h"
 #include "lexical/LexicalWarpCalls.h"
 #include "translate/EntryTranslation.h"
@@ -178,6 +179,7 @@ void Pass::run(unsigned Begin, unsigned End) {
   for (const auto &[First, Last] : Directives)
     directive(Tokens, First, Last);
   code(Code);
+  guardHipDeclaredDefinitions(*this, Code);
 }
 
 void Pass::directive(const TokenList &T, size_t First, size_t Last) {
