@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hdrscan  # noqa: E402
 import families as F  # noqa: E402
 import manual  # noqa: E402
+import math_shims  # noqa: E402
 import yamlio  # noqa: E402
 
 MAPDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -218,6 +219,25 @@ def library_extras():
     return {"cub": cub, "thrust": thrust}
 
 
+def generated_shims(args):
+    """Writes (or with --check compares) the shims made from CUDA's headers;
+    the names of those that differ."""
+    stale = []
+    for name, want in math_shims.shim_files().items():
+        path = os.path.join(MAPDIR, "shims", name)
+        have = open(path).read() if os.path.exists(path) else None
+        if have == want:
+            continue
+        if args.check:
+            print("ERROR mappings/shims/%s differs from the generator's output: run "
+                  "python3 mappings/tools/generate.py" % name)
+            stale.append(name)
+        elif not args.dry_run:
+            with open(path, "w") as f:
+                f.write(want)
+    return stale
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dry-run", action="store_true")
@@ -300,6 +320,7 @@ def main():
                              comment=manual.COMMENTS.get(fid))
 
 
+    stale += generated_shims(args)
     if args.check:
         print("%d stale map files" % len(stale))
         return 1 if stale else 0

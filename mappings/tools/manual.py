@@ -284,14 +284,15 @@ TYPES.update({
 # header sets checked), the float ones (_F) since HIP 5.3 and the double ones
 # since 5.7, as HIPIFY's table of CUDA runtime API support says
 # (rocm.docs.amd.com/projects/HIPIFY, CUDA_Runtime_API_functions_supported_by_HIP).
+# Where the target HIP has neither, each constant is a cu2dcu_CUDART_X shim
+# (math_shims.py) and the include of math_constants.h a shim of its own.
 MATH_CONST_REASON = ("HIP 5.2 has no math_constants.h equivalent; hip/hip_math_constants.h "
                      "has each CUDART_X as HIP_X, the float ones from HIP 5.3 and the double "
-                     "ones from 5.7. Otherwise define the constant locally (e.g. from <cmath> "
-                     "M_PI) or include CUDA's value by hand.")
+                     "ones from 5.7. Before that, the cu2dcu_CUDART_X shims hold CUDA's values.")
 DEVICE = {}
 for _n in set(re.findall(r"#define (CUDART_\w+)", open(os.path.join(CUDA_INC, "math_constants.h")).read())):
     DEVICE[_n] = U(MATH_CONST_REASON, hip="HIP_" + _n[7:],
-                   hip_since="5.3" if _n.endswith("_F") else "5.7")
+                   hip_since="5.3" if _n.endswith("_F") else "5.7", shim="cu2dcu_" + _n)
 DEVICE_INTERNAL = ["all", "any", "ballot", "syncthreads_and", "syncthreads_count",
                    "syncthreads_or", "dadd", "dmul", "dsub", "fdivide", "float2double",
                    "int2double", "ll2double", "uint2double", "ull2double", "double2int",
@@ -472,7 +473,8 @@ HEADERS = {
                                           "cu2dcu_cg_* shims, which include it on NVIDIA"),
     "cooperative_groups/scan.h": HU("cooperative_groups::inclusive_scan/exclusive_scan have no HIP 5.2 equivalent; use hipCUB's WarpScan/BlockScan."),
     "nvrtc.h": H("hip/hiprtc.h", note="hiprtc mirrors nvrtc (nvrtcX -> hiprtcX); not mapped name by name here"),
-    "math_constants.h": HU(MATH_CONST_REASON, hip="hip/hip_math_constants.h", hip_since="5.3"),
+    "math_constants.h": HU(MATH_CONST_REASON, hip="hip/hip_math_constants.h", hip_since="5.3",
+                           shim="cu2dcu_math_constants"),
     "cuda_occupancy.h": HU("no HIP equivalent of the header-only occupancy calculator; use hipOccupancy* runtime calls."),
     "cuda_gl_interop.h": HU("OpenGL interop header is not in HIP 5.2."),
     "cuda_egl_interop.h": HU("EGL interop has no HIP equivalent."),
@@ -901,12 +903,17 @@ RULES["coop"] = {"cooperative_groups::" + _n: U(CG_REDUCE_REASON, shim="cu2dcu_c
 RULES.setdefault("cusparse", {})["cusparseGetErrorString"] = S(
     "hipsparseGetErrorString", hip_since="6.4", shim="cu2dcu_hipsparseGetErrorString",
     note=None)
-# hipsparse.h of HIP 6.4: on AMD hipsparseSpSM_solve takes the analysis
-# buffer as a last argument, which cusparseSpSM_solve (CUDA 12) no longer has.
-RULES["cusparse"]["cusparseSpSM_solve"] = S(
-    "hipsparseSpSM_solve", note="on AMD hipSPARSE takes the external buffer given to "
-    "hipsparseSpSM_analysis as an 11th argument, which cuSPARSE's call no longer has: add it "
-    "by hand")
+# hipsparse.h (HIP 5.2 and 6.4): hipsparseSpSM_solve takes the buffer given to
+# hipsparseSpSM_analysis as a last argument, which cusparseSpSM_solve (CUDA 12
+# on) no longer has: the analysis shim records it per descriptor, the solve
+# shim passes it.
+SPSM_REASON = ("SpSM solve buffer: hipsparseSpSM_solve takes the external buffer given to "
+               "hipsparseSpSM_analysis as an 11th argument, which cuSPARSE's call (CUDA 12 "
+               "on) no longer has; the shims keep the analysis buffer per descriptor and "
+               "pass it to the solve.")
+RULES["cusparse"]["cusparseSpSM_analysis"] = U(SPSM_REASON,
+                                               shim="cu2dcu_hipsparseSpSM_analysis")
+RULES["cusparse"]["cusparseSpSM_solve"] = U(SPSM_REASON, shim="cu2dcu_hipsparseSpSM_solve")
 RULES.setdefault("cufft", {})["CUFFT_INVERSE"] = S(
     "HIPFFT_BACKWARD", note="CUFFT_INVERSE is CUFFT_BACKWARD (1)")
 # NCCL 2.28's ncclAlltoAll is RCCL's ncclAllToAll (same arguments, rccl/rccl.h)

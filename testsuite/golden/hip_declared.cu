@@ -22,6 +22,13 @@ __device__ __forceinline__ float4 operator+(const float4 &a, const float4 &b) {
 }
 __device__ int atomicMax(int *address, long val) { return atomicMax(address, (int)val); }
 inline __device__ void operator+=(float4 &a, float b) { a.x += b; a.y += b; a.z += b; a.w += b; }
+#ifdef __NVCC__
+// A branch the AST parse does not see (clang does not define __NVCC__): the
+// lexical step guards it.
+inline __host__ __device__ void operator*=(float4 &a, const float4 &b) {
+  a.x *= b.x; a.y *= b.y; a.z *= b.z; a.w *= b.w;
+}
+#endif
 struct Accumulator {
   float4 sum;
   __device__ void operator+=(const float4 &v) { sum = sum + v; }

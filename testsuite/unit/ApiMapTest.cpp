@@ -158,6 +158,34 @@ TEST_F(ApiMapTest, LaterFileOverridesWithNote) {
   EXPECT_NE(Map.issues()[0].Message.find("overrides"), std::string::npos);
 }
 
+/// A map directory with one empty map file and the given shim files.
+std::string shimDirectory(const std::string &Name,
+                          const std::vector<std::pair<std::string, std::string>> &Shims) {
+  std::filesystem::path Dir = std::filesystem::path(::testing::TempDir()) / Name;
+  std::filesystem::remove_all(Dir);
+  std::filesystem::create_directories(Dir / "shims");
+  std::ofstream(Dir / "empty.yaml") << "family: runtime\nentries: []\n";
+  for (const auto &[File, Text] : Shims)
+    std::ofstream(Dir / "shims" / File) << Text;
+  return Dir.string();
+}
+
+TEST_F(ApiMapTest, AShimUsesOtherShims) {
+  ASSERT_TRUE(Map.loadDirectory(shimDirectory(
+      "shim-uses", {{"a.yaml", "shim: cu2dcu_a\ndescription: a\nuses: [cu2dcu_b]\ncode: x\n"},
+                    {"b.yaml", "shim: cu2dcu_b\ndescription: b\ncode: y\n"}})));
+  ASSERT_NE(Map.lookupShim("cu2dcu_a"), nullptr);
+  EXPECT_EQ(Map.lookupShim("cu2dcu_a")->Uses, std::vector<std::string>{"cu2dcu_b"});
+}
+
+TEST_F(ApiMapTest, AShimUsingAnUnknownShimIsAnError) {
+  EXPECT_FALSE(Map.loadDirectory(shimDirectory(
+      "shim-uses-unknown",
+      {{"a.yaml", "shim: cu2dcu_a\ndescription: a\nuses: [cu2dcu_missing]\ncode: x\n"}})));
+  ASSERT_TRUE(Map.hasErrors());
+  EXPECT_NE(Map.issues().back().Message.find("cu2dcu_missing"), std::string::npos);
+}
+
 TEST_F(ApiMapTest, MissingFileIsAnError) {
   EXPECT_FALSE(Map.loadFile(::testing::TempDir() + "/does-not-exist.yaml"));
   EXPECT_TRUE(Map.hasErrors());

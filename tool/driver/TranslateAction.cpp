@@ -10,6 +10,7 @@
 #include "match/LaunchBoundsTranslator.h"
 #include "match/NameUseTranslator.h"
 #include "match/PreprocessorTranslator.h"
+#include "match/EmptyBraceAssignmentTranslator.h"
 #include "match/RegisterKeywordTranslator.h"
 #include "match/RelocatableDeviceCodeTranslator.h"
 #include "match/CallArgumentTranslator.h"
@@ -30,6 +31,11 @@ namespace cu2dcu {
 
 namespace {
 
+/// ASTMatchers has no matcher of its own for the expressions clang kept
+/// while it recovered from an error.
+const clang::ast_matchers::internal::VariadicDynCastAllOfMatcher<clang::Stmt, clang::RecoveryExpr>
+    recoveryExpr;
+
 /// The translators, fed by the unit's one MatchFinder walk. They see only the
 /// code as written: every matcher is TK_IgnoreUnlessSpelledInSource, which
 /// leaves out template instantiations and implicit code (the checks, on the
@@ -41,7 +47,8 @@ public:
   AstTranslators(SourceContext &Context, const std::string &CudaIncludeDir,
                  const WarpCallPlanner &WarpPlan)
       : WarpPlan(WarpPlan), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
-        Bounds(Context), Registers(Context), Collisions(Context), Rdc(Context) {}
+        Bounds(Context), Registers(Context), Collisions(Context), Rdc(Context),
+        EmptyBraces(Context) {}
 
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) {
     using namespace clang::ast_matchers;
@@ -52,6 +59,7 @@ public:
     Finder.addMatcher(Written(functionDecl().bind("function")), this);
     Finder.addMatcher(Written(varDecl().bind("var")), this);
     Finder.addMatcher(Written(typeLoc().bind("type")), this);
+    Finder.addMatcher(Written(recoveryExpr().bind("recovered")), this);
   }
 
   void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
@@ -73,6 +81,8 @@ public:
       Registers.handle(Var);
     else if (const auto *Type = Nodes.getNodeAs<clang::TypeLoc>("type"))
       handleType(*Type);
+    else if (const auto *Recovered = Nodes.getNodeAs<clang::RecoveryExpr>("recovered"))
+      EmptyBraces.handle(Recovered, *Result.Context);
   }
 
 private:
@@ -122,6 +132,7 @@ private:
   RegisterKeywordTranslator Registers;
   HipDeclaredCollisionTranslator Collisions;
   RelocatableDeviceCodeTranslator Rdc;
+  EmptyBraceAssignmentTranslator EmptyBraces;
 };
 
 /// The byte range of R (expanded) when it lies in one translated file.

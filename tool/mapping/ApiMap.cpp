@@ -123,6 +123,7 @@ bool ApiMap::loadDirectory(const std::string &Dir) {
   llvm::sys::path::append(ShimDir, "shims");
   for (const std::string &F : yamlFilesOf(std::string(ShimDir)).value_or(std::vector<std::string>()))
     Ok &= loadShimFile(F);
+  Ok &= checkShimUses();
   for (const std::string &F : *Files)
     Ok &= loadFile(F);
   llvm::SmallString<256> CollisionDir(Dir);
@@ -151,7 +152,8 @@ bool ApiMap::loadShimFile(const std::string &Path) {
       return Fail(Root, "a shim file is a mapping with 'shim', 'description' and 'code'");
     for (const auto &KV : Root)
       if (std::string Key = KV.first.as<std::string>();
-          Key != "shim" && Key != "description" && Key != "includes" && Key != "code")
+          Key != "shim" && Key != "description" && Key != "includes" && Key != "uses" &&
+          Key != "code")
         return Fail(KV.first, "unknown key '" + Key + "'");
     ShimDefinition Shim;
     Shim.Name = Root["shim"] && Root["shim"].IsScalar() ? Root["shim"].Scalar() : "";
@@ -159,6 +161,8 @@ bool ApiMap::loadShimFile(const std::string &Path) {
     Shim.Code = Root["code"] ? Root["code"].as<std::string>() : "";
     if (Root["includes"])
       Shim.Includes = Root["includes"].as<std::vector<std::string>>();
+    if (Root["uses"])
+      Shim.Uses = Root["uses"].as<std::vector<std::string>>();
     Shim.SourceFile = Path;
     if (Shim.Name.empty() || Shim.Description.empty() || Shim.Code.empty())
       return Fail(Root, "a shim needs 'shim', 'description' and 'code'");
@@ -171,6 +175,18 @@ bool ApiMap::loadShimFile(const std::string &Path) {
     addIssue(Path, E.mark.line + 1, E.mark.column + 1, "malformed shim: " + E.msg);
     return false;
   }
+}
+
+bool ApiMap::checkShimUses() {
+  bool Ok = true;
+  for (const auto &[Name, Shim] : Shims)
+    for (const std::string &Used : Shim.Uses)
+      if (!Shims.count(Used) || Used == Name) {
+        addIssue(Shim.SourceFile, 0, 0, "shim '" + Name + "' uses '" + Used +
+                                            "', which is not another shim of mappings/shims/");
+        Ok = false;
+      }
+  return Ok;
 }
 
 const ShimDefinition *ApiMap::lookupShim(const std::string &Name) const {

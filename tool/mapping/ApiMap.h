@@ -115,6 +115,8 @@ struct ShimDefinition {
   std::string Name; // the identifier uses are renamed to
   std::string Description;
   std::vector<std::string> Includes;
+  /// Shims whose code this one calls: written before it, once per file.
+  std::vector<std::string> Uses;
   std::string Code;
   std::string SourceFile;
 };
@@ -160,6 +162,8 @@ public:
   bool loadDirectory(const std::string &Dir);
   /// Loads one shim definition file.
   bool loadShimFile(const std::string &Path);
+  /// Every shim a shim `uses` exists (a load error otherwise).
+  bool checkShimUses();
 
   const ApiEntry *lookup(const std::string &CudaName) const;
   const ApiEntry *lookupHeader(const std::string &CudaHeader) const;

@@ -5,7 +5,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <functional>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace cu2dcu {
@@ -82,6 +84,23 @@ void translateLaunchBounds(const ApiMap &Map, const LaunchBoundsSpelling &Use,
              "removed __launch_bounds__ argument '" + MinBlocks + "': " + Why);
 }
 
+const char *lineEnding(const std::string &Text) {
+  size_t Newline = Text.find('\n');
+  return Newline != std::string::npos && Newline > 0 && Text[Newline - 1] == '\r' ? "\r\n" : "\n";
+}
+
+/// A shim's code as it is written into a file, under its include guard.
+static std::string shimBlock(const ShimDefinition &Shim, const std::string &NL) {
+  std::string Guard = "CU2DCU_SHIM_" + Shim.Name;
+  std::string Code =
+      "#ifndef " + Guard + NL + "#define " + Guard + NL + "// cu2dcu: " + Shim.Description + NL;
+  for (const std::string &Header : Shim.Includes)
+    Code += "#include <" + Header + ">" + NL;
+  for (llvm::StringRef Line : llvm::split(llvm::StringRef(Shim.Code).rtrim(), '\n'))
+    Code += Line.str() + NL;
+  return Code + "#endif" + NL;
+}
+
 void translateInclude(const ApiMap &Map, const std::string &Header, unsigned HeaderOffset,
                       unsigned HeaderLength, unsigned LineBegin, unsigned LineEnd,
                       const std::string &Text, const std::string &Path,
@@ -90,6 +109,15 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
   const ApiEntry *Entry = Map.lookupHeader(Header);
   if (!Entry)
     return;
+  const ShimDefinition *Shim = Entry->Shim.empty() ? nullptr : Map.lookupShim(Entry->Shim);
+  if (!Entry->isSupported() && Shim) {
+    // Its names are shims of their own; the include gives way to the header's.
+    Out.Edits.push_back({LineBegin, LineEnd - LineBegin, shimBlock(*Shim, lineEnding(Text)),
+                         ShimCategory, Header});
+    addFinding(Out, Text, Path, HeaderOffset, check_ids::Shim, Severity::Note,
+               "header '" + Header + "' becomes shim " + Shim->Name + ": " + Shim->Description);
+    return;
+  }
   if (!Entry->isSupported() && Entry->Status == EntryStatus::Unsupported) {
     addFinding(Out, Text, Path, HeaderOffset, check_ids::Unsupported, Severity::Error,
                "header '" + Header + "' has no HIP equivalent: " + Entry->Reason);
@@ -155,10 +183,6 @@ unsigned textStart(const std::string &Text) {
   return Text.compare(0, 2, "\xFE\xFF") == 0 || Text.compare(0, 2, "\xFF\xFE") == 0 ? 2 : 0;
 }
 
-const char *lineEnding(const std::string &Text) {
-  size_t Newline = Text.find('\n');
-  return Newline != std::string::npos && Newline > 0 && Text[Newline - 1] == '\r' ? "\r\n" : "\n";
-}
 
 } // namespace
 
@@ -215,6 +239,27 @@ std::vector<ByteRange> shimBlocks(const std::string &Text) {
   return Blocks;
 }
 
+/// Shims in the order they are written: each after the shims it uses (those
+/// not in the file already), each once.
+static std::vector<const ShimDefinition *>
+withUsedShims(const ApiMap &Map, const std::string &Text,
+              const std::vector<const ShimDefinition *> &Used) {
+  std::vector<const ShimDefinition *> Order;
+  std::set<const ShimDefinition *> Placed;
+  std::function<void(const ShimDefinition *)> Place = [&](const ShimDefinition *Shim) {
+    if (!Placed.insert(Shim).second)
+      return;
+    for (const std::string &Name : Shim->Uses)
+      if (const ShimDefinition *Dependency = Map.lookupShim(Name);
+          Dependency && Text.find("CU2DCU_SHIM_" + Name) == std::string::npos)
+        Place(Dependency);
+    Order.push_back(Shim);
+  };
+  for (const ShimDefinition *Shim : Used)
+    Place(Shim);
+  return Order;
+}
+
 std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
                                     const std::vector<Edit> &Edits) {
   // Each shim once, in the order of its first use in the file: the same for
@@ -244,16 +289,8 @@ std::optional<Edit> shimDefinitions(const ApiMap &Map, const std::string &Text,
   });
   const std::string NL = lineEnding(Text);
   std::string Code;
-  for (const ShimDefinition *Shim : Used) {
-    std::string Guard = "CU2DCU_SHIM_" + Shim->Name;
-    Code += "#ifndef " + Guard + NL + "#define " + Guard + NL + "// cu2dcu: " +
-            Shim->Description + NL;
-    for (const std::string &Header : Shim->Includes)
-      Code += "#include <" + Header + ">" + NL;
-    for (llvm::StringRef Line : llvm::split(llvm::StringRef(Shim->Code).rtrim(), '\n'))
-      Code += Line.str() + NL;
-    Code += "#endif" + NL;
-  }
+  for (const ShimDefinition *Shim : withUsedShims(Map, Text, Used))
+    Code += shimBlock(*Shim, NL);
   unsigned Insert = textStart(Text);
   for (const ByteRange &Line : topLevelIncludeLines(Text))
     if (Line.Begin < FirstUse)
