@@ -275,6 +275,16 @@ def recorded(name, args):
     return r
 
 
+def merged_with_earlier(results, args):
+    """The earlier run in args.out with the records of results put in."""
+    with open(args.out) as f:
+        earlier = json.load(f)
+    by_name = {r["name"]: r for r in earlier["benchmarks"]}
+    by_name.update((r["name"], r) for r in results)
+    earlier["benchmarks"] = [by_name[n] for n in sorted(by_name)]
+    return earlier
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=os.path.join(REPO, "..", "shared", "corpus", "hecbench"))
@@ -292,6 +302,12 @@ def main():
     ap.add_argument("--records", default="",
                     help="folder of one NAME.json per benchmark checked: a benchmark whose record is "
                          "there is not built again, so a long run can stop and resume")
+    ap.add_argument("--update", action="store_true",
+                    help="merge into --out: the benchmarks checked now replace their earlier records, "
+                         "the others keep theirs, and the summary counts them all (summary.rerun "
+                         "names what was checked again, with --note)")
+    ap.add_argument("--note", default="", help="what the checked benchmarks were built with (the tool's "
+                                                "commit), for summary.tool or summary.rerun")
     args = ap.parse_args()
     if not os.path.isdir(args.corpus):
         print("corpus absent:", args.corpus)
@@ -314,11 +330,22 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda n: recorded(n, args), names))
     remove_cmake_places()
+    earlier = merged_with_earlier(results, args) if args.update else None
+    rerun = [r["name"] for r in results]
+    if earlier is not None:
+        results = earlier["benchmarks"]
     summary = {"sampled": len(results), "stride": args.stride, "offload_arch": "gfx906",
                "seconds": round(time.time() - start),
                "columns": {c: column_summary(results, c) for c in ("make", "cmake")
                            if any(c in r["twin"] for r in results)},
                "cmake_equal_to_twin": compare_cmake(args)}
+    if earlier is not None:
+        summary["tool"] = earlier["summary"].get("tool", "")
+        summary["seconds"] = earlier["summary"].get("seconds", 0)
+        summary["rerun"] = {"benchmarks": rerun, "seconds": round(time.time() - start),
+                            "tool": args.note}
+    elif args.note:
+        summary["tool"] = args.note
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump({"summary": summary, "benchmarks": results}, f, indent=1, sort_keys=True)

@@ -1,4 +1,5 @@
 #include "driver/PchPlanner.h"
+
 #include "core/Paths.h"
 #include "core/ResultJson.h"
 
@@ -200,7 +201,8 @@ void PchPlanner::buildRound(const std::vector<SharedPch *> &Round, StageTimes &T
     SharedPch &Pch = *Round[I];
     const size_t BaseCount = Pch.Base ? Pch.Base->Includes.size() : 0;
     while (true) {
-      PchTranslation Recorder(Map, Settings.Translation, IsTranslated);
+      PchTranslation Recorder(Map, Settings.Translation, IsTranslated,
+                              joinPath(Settings.Toolchain.CudaPath, "include"));
       int FirstNotReentrant = -1;
       bool Ok = buildSharedPch(
           Pch, Settings.Toolchain, [&](clang::CompilerInstance &CI) { Recorder.attach(CI); },

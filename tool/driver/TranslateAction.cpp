@@ -382,7 +382,8 @@ public:
     // A missing #include is an error to recover from, as in clangd, not the
     // end of the parse.
     CI.getDiagnostics().setFatalsAsError(true);
-    CI.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorTranslator>(*Context));
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<PreprocessorTranslator>(*Context, Setup.CudaIncludeDir));
     if (Setup.OnBeginSource)
       Setup.OnBeginSource(CI);
     auto Scope = std::make_unique<TraversalScope>(*Context);
@@ -436,24 +437,28 @@ private:
 
 struct PchTranslation::State {
   State(const ApiMap &Map, const TranslationOptions &Options,
-        std::function<bool(const std::string &)> IsTranslated)
-      : Context(Map, Options, std::move(IsTranslated), Result), Scope(Context) {}
+        std::function<bool(const std::string &)> IsTranslated, std::string CudaIncludeDir)
+      : Context(Map, Options, std::move(IsTranslated), Result), Scope(Context),
+        CudaIncludeDir(std::move(CudaIncludeDir)) {}
   TranslationResult Result;
   SourceContext Context;
   TraversalScope Scope;
+  std::string CudaIncludeDir;
   std::vector<std::string> Entered;
 };
 
 PchTranslation::PchTranslation(const ApiMap &Map, const TranslationOptions &Options,
-                               std::function<bool(const std::string &)> IsTranslated)
-    : S(std::make_unique<State>(Map, Options, std::move(IsTranslated))) {}
+                               std::function<bool(const std::string &)> IsTranslated,
+                               std::string CudaIncludeDir)
+    : S(std::make_unique<State>(Map, Options, std::move(IsTranslated), std::move(CudaIncludeDir))) {}
 
 PchTranslation::~PchTranslation() = default;
 
 void PchTranslation::attach(clang::CompilerInstance &CI) {
   S->Context.setSourceManager(CI.getSourceManager());
   // The same callbacks, in the same order, as a unit's parse.
-  CI.getPreprocessor().addPPCallbacks(std::make_unique<PreprocessorTranslator>(S->Context));
+  CI.getPreprocessor().addPPCallbacks(
+      std::make_unique<PreprocessorTranslator>(S->Context, S->CudaIncludeDir));
   CI.getPreprocessor().addPPCallbacks(S->Scope.makeWatcher(CI.getPreprocessor()));
   CI.getPreprocessor().addPPCallbacks(std::make_unique<EnteredFiles>(S->Context, S->Entered));
   CI.getPreprocessor().addPPCallbacks(std::make_unique<MacroBodiesAtEnd>(S->Context));

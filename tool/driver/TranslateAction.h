@@ -39,7 +39,7 @@ struct TranslationUnitSetup {
 class PchTranslation {
 public:
   PchTranslation(const ApiMap &Map, const TranslationOptions &Options,
-                 std::function<bool(const std::string &)> IsTranslated);
+                 std::function<bool(const std::string &)> IsTranslated, std::string CudaIncludeDir);
   ~PchTranslation();
   /// As SharedPch's OnBeginSource: adds the callbacks to CI.
   void attach(clang::CompilerInstance &CI);

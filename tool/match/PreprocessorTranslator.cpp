@@ -38,6 +38,14 @@ void PreprocessorTranslator::InclusionDirective(
                    Context.findingsFor(File), Context.includedHip(File));
 }
 
+bool PreprocessorTranslator::isDefinedByCuda(const clang::MacroInfo &Info) const {
+  const clang::SourceManager &SM = Context.sourceManager();
+  auto File = SM.getFileEntryRefForID(SM.getFileID(SM.getFileLoc(Info.getDefinitionLoc())));
+  // CCCL's macros are its C++ library's, covered by namespace entries.
+  return !CudaIncludeDir.empty() && File && File->getName().starts_with(CudaIncludeDir) &&
+         !File->getName().contains("/cccl/");
+}
+
 void PreprocessorTranslator::translateToken(const clang::Token &Tok) {
   const clang::IdentifierInfo *II = Tok.getIdentifierInfo();
   const ApiEntry *Entry = II ? Context.map().lookup(II->getName().str()) : nullptr;
@@ -62,6 +70,17 @@ void PreprocessorTranslator::MacroExpands(const clang::Token &MacroNameTok,
         !Context.sourceManager().isWrittenInBuiltinFile(Def) &&
         !Context.sourceManager().isWrittenInCommandLineFile(Def))
       return;
+  }
+  const clang::IdentifierInfo *Name = MacroNameTok.getIdentifierInfo();
+  if (Name && !Context.map().lookup(Name->getName().str())) {
+    // Written in the code (not through another macro) and CUDA's: nothing
+    // translates it, so it is reported rather than left silently.
+    if (Info && !MacroNameTok.getLocation().isMacroID() && isDefinedByCuda(*Info) &&
+        Context.resolve(MacroNameTok.getLocation()))
+      Context.report(MacroNameTok.getLocation(), check_ids::Unmapped, Severity::Error,
+                     "macro '" + Name->getName().str() +
+                         "' is defined by CUDA but no map entry covers it; left unchanged");
+    return;
   }
   translateToken(MacroNameTok);
 }

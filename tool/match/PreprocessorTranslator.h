@@ -5,13 +5,19 @@
 
 #include "match/SourceContext.h"
 
+#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
+
+#include <string>
 
 namespace cu2dcu {
 
 class PreprocessorTranslator : public clang::PPCallbacks {
 public:
-  explicit PreprocessorTranslator(SourceContext &Context) : Context(Context) {}
+  /// CudaIncludeDir: CUDA's include/ folder (empty: no CUDA headers), where
+  /// a macro with no map entry is reported.
+  PreprocessorTranslator(SourceContext &Context, std::string CudaIncludeDir)
+      : Context(Context), CudaIncludeDir(std::move(CudaIncludeDir)) {}
 
   void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
                    clang::SrcMgr::CharacteristicKind FileType, clang::FileID PrevFID) override;
@@ -37,7 +43,9 @@ public:
 private:
   void translateTestedName(const clang::Token &MacroNameTok);
   void translateToken(const clang::Token &Tok);
+  bool isDefinedByCuda(const clang::MacroInfo &Info) const;
   SourceContext &Context;
+  std::string CudaIncludeDir;
 };
 
 } // namespace cu2dcu
