@@ -12,6 +12,7 @@
 #include "match/PreprocessorTranslator.h"
 #include "match/EmptyBraceAssignmentTranslator.h"
 #include "match/RegisterKeywordTranslator.h"
+#include "match/UnsupportedCaseLabelTranslator.h"
 #include "match/RelocatableDeviceCodeTranslator.h"
 #include "match/CallArgumentTranslator.h"
 
@@ -48,7 +49,7 @@ public:
                  const WarpCallPlanner &WarpPlan)
       : WarpPlan(WarpPlan), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
         Bounds(Context), Registers(Context), Collisions(Context), Rdc(Context),
-        EmptyBraces(Context) {}
+        EmptyBraces(Context), CaseLabels(Context) {}
 
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) {
     using namespace clang::ast_matchers;
@@ -65,7 +66,7 @@ public:
   void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
     const auto &Nodes = Result.Nodes;
     if (const auto *E = Nodes.getNodeAs<clang::DeclRefExpr>("ref")) {
-      if (!WarpPlan.rewritesNameAt(E->getLocation()))
+      if (!WarpPlan.rewritesNameAt(E->getLocation()) && !CaseLabels.handle(E, *Result.Context))
         Names.handleUse(E->getDecl(), E->getLocation());
       Rdc.handleUse(*E, *Result.Context);
     } else if (const auto *E = Nodes.getNodeAs<clang::UnresolvedLookupExpr>("lookup")) {
@@ -133,6 +134,7 @@ private:
   HipDeclaredCollisionTranslator Collisions;
   RelocatableDeviceCodeTranslator Rdc;
   EmptyBraceAssignmentTranslator EmptyBraces;
+  UnsupportedCaseLabelTranslator CaseLabels;
 };
 
 /// The byte range of R (expanded) when it lies in one translated file.
