@@ -79,6 +79,14 @@ TEST_F(ApiMapSchemaTest, LoaderKnowsTheSchemasKindsAndStatuses) {
   EXPECT_EQ(stringsOf(entryProperty("status")->getArray("enum")), Statuses);
 }
 
+TEST_F(ApiMapSchemaTest, LoaderKnowsTheSchemasWarpRoles) {
+  std::set<std::string> Roles;
+  for (int Fn = int(WarpFn::None) + 1; Fn <= int(WarpFn::All); ++Fn)
+    Roles.insert(warpFnName(WarpFn(Fn)));
+  EXPECT_EQ(Roles.size(), size_t(WarpFn::All)); // every role has a name of its own
+  EXPECT_EQ(stringsOf(entryProperty("warp")->getArray("enum")), Roles);
+}
+
 TEST_F(ApiMapSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
   llvm::json::Value Cases = readJson(CU2DCU_SCHEMA_CASES);
   ASSERT_NE(Cases.getAsArray(), nullptr) << "cannot read " << CU2DCU_SCHEMA_CASES;

@@ -18,6 +18,17 @@ namespace cu2dcu {
 enum class EntryKind { Function, Type, Enumerator, Macro, Header, Namespace, Variable };
 enum class EntryStatus { Supported, Unsupported, Removed };
 
+/// The role a CUDA warp function plays for the warp analysis and the warp
+/// translator: an entry's `warp` key (docs/mapping-schema.md). The *Sync
+/// roles and SyncWarp take the lane mask as their first argument.
+enum class WarpFn {
+  None,
+  ShflSync, ShflUpSync, ShflDownSync, ShflXorSync,
+  BallotSync, AnySync, AllSync, UniSync, SyncWarp, ActiveMask,
+  MatchAnySync, MatchAllSync, ReduceSync,
+  Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All,
+};
+
 struct ApiEntry {
   std::string Cuda;
   std::string Hip;
@@ -60,6 +71,8 @@ struct ApiEntry {
   /// HipSince until HipGuardUntil (HIP_ENABLE_WARP_SYNC_BUILTINS, 6.2 to 7.0).
   std::string HipGuard;
   std::optional<HipVersion> HipGuardUntil;
+  /// Functions: the role of a CUDA warp function (`warp`); None for others.
+  WarpFn Warp = WarpFn::None;
   std::string SourceFile; // map file and line, for conflict messages
   unsigned SourceLine = 0;
   unsigned SourceColumn = 0;
@@ -197,5 +210,7 @@ std::optional<std::string> readMapFile(const std::string &Path);
 
 const char *kindName(EntryKind K);
 const char *statusName(EntryStatus S);
+/// The `warp` value that names Fn ("shfl_down_sync"); "?" for None.
+const char *warpFnName(WarpFn Fn);
 
 } // namespace cu2dcu

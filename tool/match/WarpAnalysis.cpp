@@ -96,33 +96,6 @@ static SourceLocation calleeNameLoc(const CallExpr *Call) {
   return Callee->getBeginLoc();
 }
 
-static WarpFn warpFnOf(llvm::StringRef Name) {
-  return llvm::StringSwitch<WarpFn>(Name)
-      .Case("__shfl_sync", WarpFn::ShflSync)
-      .Case("__shfl_up_sync", WarpFn::ShflUpSync)
-      .Case("__shfl_down_sync", WarpFn::ShflDownSync)
-      .Case("__shfl_xor_sync", WarpFn::ShflXorSync)
-      .Case("__ballot_sync", WarpFn::BallotSync)
-      .Case("__any_sync", WarpFn::AnySync)
-      .Case("__all_sync", WarpFn::AllSync)
-      .Case("__uni_sync", WarpFn::UniSync)
-      .Case("__syncwarp", WarpFn::SyncWarp)
-      .Case("__activemask", WarpFn::ActiveMask)
-      .Case("__match_any_sync", WarpFn::MatchAnySync)
-      .Case("__match_all_sync", WarpFn::MatchAllSync)
-      .Cases({"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
-              "__reduce_or_sync", "__reduce_xor_sync"},
-             WarpFn::ReduceSync)
-      .Case("__shfl", WarpFn::Shfl)
-      .Case("__shfl_up", WarpFn::ShflUp)
-      .Case("__shfl_down", WarpFn::ShflDown)
-      .Case("__shfl_xor", WarpFn::ShflXor)
-      .Case("__ballot", WarpFn::Ballot)
-      .Case("__any", WarpFn::Any)
-      .Case("__all", WarpFn::All)
-      .Default(WarpFn::None);
-}
-
 bool WarpCall::isShuffle() const {
   switch (Fn) {
   case WarpFn::ShflSync:
@@ -171,11 +144,12 @@ int WarpCall::widthArg() const {
   return isSync() ? 3 : 2;
 }
 
-std::optional<WarpCall> asWarpCall(const CallExpr *Call) {
+std::optional<WarpCall> asWarpCall(const CallExpr *Call, const ApiMap &Map) {
   if (!Call)
     return std::nullopt;
   std::string Name = calleeName(Call);
-  WarpFn Fn = warpFnOf(Name);
+  const ApiEntry *Entry = Map.lookup(Name);
+  WarpFn Fn = Entry ? Entry->Warp : WarpFn::None;
   if (Fn == WarpFn::None)
     return std::nullopt;
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
@@ -837,7 +811,7 @@ bool WarpAnalysis::explicitLaneGroups(ASTContext &Ctx) {
   bool Shuffles = false, WholeWarp = false, InGroup = false, FixedLane = false;
   for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
     const auto *Call = Node.getNodeAs<CallExpr>("call");
-    auto W = asWarpCall(Call);
+    auto W = asWarpCall(Call, Map);
     if (!W || SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
       continue;
     Shuffles |= W->isShuffle();

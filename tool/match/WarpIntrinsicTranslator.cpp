@@ -93,10 +93,11 @@ bool isDrop(MaskAction A) { return A == MaskAction::Drop || A == MaskAction::Dro
 
 /// Whether Mask is written with a warp call (__ballot_sync(...) & m) whose
 /// HIP form returns 64 bits where CUDA's returns 32.
-static bool holdsWarpCall(const Stmt *S) {
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(S); Call && asWarpCall(Call))
+static bool holdsWarpCall(const Stmt *S, const ApiMap &Map) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(S); Call && asWarpCall(Call, Map))
     return true;
-  return S && llvm::any_of(S->children(), holdsWarpCall);
+  return S && llvm::any_of(S->children(),
+                           [&](const Stmt *Child) { return holdsWarpCall(Child, Map); });
 }
 
 /// Whether a mask has a 32-bit type: a 32-bit constant or computation, or a
@@ -116,7 +117,8 @@ bool predatesHipFunction(const ApiEntry *Entry, const HipVersion &Target) {
 }
 
 MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const ApiEntry *Entry,
-                             const TranslationOptions &Options, bool Locatable) {
+                             const SourceContext &Context, bool Locatable) {
+  const TranslationOptions &Options = Context.options();
   if (!Call.isSync() && Call.Fn != WarpFn::ActiveMask)
     return MaskAction::None;
   if (predatesHipFunction(Entry, Options.TargetHip)) {
@@ -134,7 +136,7 @@ MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const A
   if (Mask.Kind == MaskKind::Full32 && !Mask.ViaName)
     return Locatable ? MaskAction::Widen : MaskAction::Refuse;
   if (isNarrow(Mask) && !Mask.Dependent && Locatable && !Entry->MaskShim.empty() &&
-      !holdsWarpCall(Call.mask()))
+      !holdsWarpCall(Call.mask(), Context.map()))
     return MaskAction::Extend;
   return MaskAction::None;
 }
@@ -162,13 +164,15 @@ bool inInstantiation(const FunctionDecl *F) {
 /// Collects every warp call, in patterns and in template instantiations.
 class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
+  explicit CallCollector(const ApiMap &Map) : Map(Map) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitCallExpr(CallExpr *E) {
-    if (auto Call = asWarpCall(E))
+    if (auto Call = asWarpCall(E, Map))
       if (Call->isSync() || Call->Fn == WarpFn::ActiveMask)
         Calls.push_back(*Call);
     return true;
   }
+  const ApiMap &Map;
   std::vector<WarpCall> Calls;
 };
 
@@ -178,7 +182,7 @@ WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast, WarpAn
     : Context(Context) {
   const SourceManager &SM = Context.sourceManager();
   const TranslationOptions &Options = Context.options();
-  CallCollector Collector;
+  CallCollector Collector(Context.map());
   Collector.TraverseAST(Ast);
   struct Entry {
     WarpCall Call;
@@ -222,9 +226,9 @@ WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast, WarpAn
       Judged.push_back(Written);
     D.Mask = Judged.front()->Mask;
     D.Action =
-        plannedMaskAction(Judged.front()->Call, D.Mask, D.Entry, Options, D.Pieces.has_value());
+        plannedMaskAction(Judged.front()->Call, D.Mask, D.Entry, Context, D.Pieces.has_value());
     for (const Entry *E : Judged) {
-      MaskAction A = plannedMaskAction(E->Call, E->Mask, D.Entry, Options, D.Pieces.has_value());
+      MaskAction A = plannedMaskAction(E->Call, E->Mask, D.Entry, Context, D.Pieces.has_value());
       if (isDrop(A) && isDrop(D.Action)) { // the same edit; warn if any loses lanes
         if (A == MaskAction::DropLossy) {
           D.Action = A;
@@ -298,7 +302,7 @@ private:
   bool isDroppedMask(const WarpCall &Inner) {
     const Expr *Child = nullptr;
     const auto *Outer = dyn_cast_or_null<CallExpr>(parentSkippingParens(Inner.Call, Ast, &Child));
-    auto W = asWarpCall(Outer);
+    auto W = asWarpCall(Outer, Context.map());
     if (!W || !W->mask() || W->mask()->IgnoreParenImpCasts() != Inner.Call)
       return false;
     const WarpCallDecision *D = Planner.decisionFor(*W);
