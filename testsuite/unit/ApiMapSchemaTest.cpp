@@ -3,6 +3,7 @@
 // same verdict on every case of testsuite/maps/schema_cases.json (which
 // maps.schema.cases runs through the schema itself with mappings/tools/schema.py).
 #include "mapping/ApiMap.h"
+#include "mapping/InlinePtxMap.h"
 #include "mapping/MapKeys.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace cu2dcu;
 
@@ -100,6 +102,30 @@ TEST_F(ApiMapSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
     ApiMap Map;
     bool Loaded = Map.loadFile(Path);
     EXPECT_EQ(Loaded, *C.getBoolean("valid")) << Name;
+  }
+}
+
+// The inline PTX idioms (mappings/checks/inline_ptx.yaml) and their schema.
+TEST(InlinePtxSchemaTest, LoaderKnowsTheSchemasKeys) {
+  llvm::json::Value Schema = readJson(CU2DCU_INLINE_PTX_SCHEMA);
+  ASSERT_NE(Schema.getAsObject(), nullptr) << "cannot read " << CU2DCU_INLINE_PTX_SCHEMA;
+  const llvm::json::Object *Entry = Schema.getAsObject()->getObject("$defs")->getObject("entry");
+  ASSERT_NE(Entry, nullptr);
+  EXPECT_EQ(keysOf(Entry->getObject("properties")), inlinePtxEntryKeys());
+}
+
+TEST(InlinePtxSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
+  llvm::json::Value Cases = readJson(CU2DCU_INLINE_PTX_CASES);
+  ASSERT_NE(Cases.getAsArray(), nullptr) << "cannot read " << CU2DCU_INLINE_PTX_CASES;
+  ASSERT_GT(Cases.getAsArray()->size(), 10u);
+  for (const llvm::json::Value &Case : *Cases.getAsArray()) {
+    const llvm::json::Object &C = *Case.getAsObject();
+    std::vector<PtxIdiom> Idioms;
+    std::vector<MapLoadIssue> Issues;
+    // JSON is YAML: the case's file is loaded as it is written.
+    bool Loaded = loadInlinePtx(llvm::formatv("{0}", *C.get("map")).str(), "case", Idioms, Issues);
+    EXPECT_EQ(Loaded, *C.getBoolean("valid")) << C.getString("name").value_or("").str();
+    EXPECT_EQ(Loaded, Issues.empty());
   }
 }
 

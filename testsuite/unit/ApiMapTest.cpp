@@ -123,6 +123,36 @@ entries:
   EXPECT_NE(Map.issues()[1].Message.find("warp is for function entries"), std::string::npos);
 }
 
+TEST_F(ApiMapTest, InlinePtxIdiomsLoadInFileOrder) {
+  // The check's search order is the file's; a spelling listed twice is an
+  // error the schema cannot express.
+  std::string Dir = ::testing::TempDir() + "/ptx-maps";
+  std::filesystem::remove_all(Dir);
+  std::filesystem::create_directories(Dir + "/checks");
+  std::ofstream(Dir + "/checks/inline_ptx.yaml") << R"yaml(family: inline_ptx
+entries:
+- {ptx: "%clock64", hip: "clock64()", fix: true}
+- {ptx: "%clock", hip: "clock()"}
+- {ptx: "cvta", note: "no conversion needed"}
+)yaml";
+  ASSERT_TRUE(Map.loadDirectory(Dir)) << (Map.issues().empty() ? "" : Map.issues()[0].Message);
+  ASSERT_EQ(Map.ptxIdioms().size(), 3u);
+  EXPECT_EQ(Map.ptxIdioms()[0].Ptx, "%clock64");
+  EXPECT_TRUE(Map.ptxIdioms()[0].Fix);
+  EXPECT_FALSE(Map.ptxIdioms()[1].Fix);
+  EXPECT_EQ(Map.ptxIdioms()[2].Note, "no conversion needed");
+  std::ofstream(Dir + "/checks/inline_ptx.yaml") << R"yaml(family: inline_ptx
+entries:
+- {ptx: "%clock", hip: "clock()"}
+- {ptx: "%clock", hip: "clock64()"}
+)yaml";
+  ApiMap Twice;
+  EXPECT_FALSE(Twice.loadDirectory(Dir));
+  ASSERT_EQ(Twice.issues().size(), 1u);
+  EXPECT_EQ(Twice.issues()[0].Line, 4u);
+  EXPECT_NE(Twice.issues()[0].Message.find("listed twice"), std::string::npos);
+}
+
 TEST_F(ApiMapTest, QualifiedEntriesKeepTheirQualifierAndHipRequiresIsForHeaders) {
   // A use is renamed by its last name only, so a qualified entry cannot move
   // the name to another namespace; a prerequisite header only makes sense on

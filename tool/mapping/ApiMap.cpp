@@ -1,5 +1,6 @@
 #include "mapping/ApiMap.h"
 #include "mapping/HipDeclared.h"
+#include "mapping/InlinePtxMap.h"
 #include "mapping/MapCache.h"
 #include "mapping/MapKeys.h"
 
@@ -152,6 +153,12 @@ bool ApiMap::loadDirectory(const std::string &Dir) {
        yamlFilesOf(std::string(CollisionDir)).value_or(std::vector<std::string>()))
     Ok &= loadFileText(F, "map file", [&](const std::string &Text) {
       return loadHipDeclared(Text, F, HipDeclared, Issues);
+    });
+  llvm::SmallString<256> CheckDir(Dir);
+  llvm::sys::path::append(CheckDir, "checks");
+  for (const std::string &F : yamlFilesOf(std::string(CheckDir)).value_or(std::vector<std::string>()))
+    Ok &= loadFileText(F, "map file", [&](const std::string &Text) {
+      return loadInlinePtx(Text, F, PtxIdioms, Issues);
     });
   return Ok;
 }

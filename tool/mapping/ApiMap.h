@@ -146,6 +146,17 @@ struct HipDeclaredFunction {
   std::string signature(const std::string &Vector = "VECTOR") const;
 };
 
+/// A PTX idiom the W64-INLINE-PTX check recognises in inline assembly, and
+/// what replaces it in HIP (mappings/checks/inline_ptx.yaml).
+struct PtxIdiom {
+  std::string Ptx;  // the spelling searched for: "%laneid", "shfl.sync"
+  std::string Hip;  // the HIP replacement; empty where HIP has none
+  std::string Note; // what to do instead, where HIP has none
+  /// A special register whose plain read (mov.u32 %0, %%laneid;) the finding
+  /// offers to rewrite as an assignment of Hip.
+  bool Fix = false;
+};
+
 /// One map file's validated entries and the issues found in it, before they
 /// are merged into the tables: what the map cache stores.
 struct MapFileContents {
@@ -169,7 +180,7 @@ public:
   /// CUDA name; overrides within one file are errors, across files notes.
   bool loadFile(const std::string &Path);
   /// Loads every *.yaml file of a directory, in name order, after the shims
-  /// of its shims/ folder.
+  /// of its shims/ folder; then its collisions/ and checks/ folders.
   bool loadDirectory(const std::string &Dir);
   /// Loads one shim definition file.
   bool loadShimFile(const std::string &Path);
@@ -179,6 +190,8 @@ public:
   const ShimDefinition *lookupShim(const std::string &Name) const;
   /// Functions HIP declares on AMD that CUDA does not (mappings/collisions/).
   const std::vector<HipDeclaredFunction> &hipDeclared() const { return HipDeclared; }
+  /// The PTX idioms of inline assembly, in search order (mappings/checks/).
+  const std::vector<PtxIdiom> &ptxIdioms() const { return PtxIdioms; }
 
   /// Whether any entry renames a namespace (lets files skip that pass).
   bool hasNamespaces() const { return NamespaceCount > 0; }
@@ -198,6 +211,7 @@ private:
   std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names
   std::unordered_map<std::string, ShimDefinition> Shims;
   std::vector<HipDeclaredFunction> HipDeclared;
+  std::vector<PtxIdiom> PtxIdioms;
   unsigned NamespaceCount = 0;
 };
 
