@@ -49,6 +49,21 @@ std::set<std::string> stringsOf(const llvm::json::Array *Values) {
   return Strings;
 }
 
+/// Each case of the agreement file CasesPath (more than MinCases): Load, given
+/// the case's file as text (JSON is YAML: it is loaded as it is written),
+/// accepts it exactly when the case says the schema does.
+void expectLoaderAgrees(const char *CasesPath, size_t MinCases,
+                        llvm::function_ref<bool(const std::string &)> Load) {
+  llvm::json::Value Cases = readJson(CasesPath);
+  ASSERT_NE(Cases.getAsArray(), nullptr) << "cannot read " << CasesPath;
+  ASSERT_GT(Cases.getAsArray()->size(), MinCases);
+  for (const llvm::json::Value &Case : *Cases.getAsArray()) {
+    const llvm::json::Object &C = *Case.getAsObject();
+    EXPECT_EQ(Load(llvm::formatv("{0}", *C.get("map")).str()), *C.getBoolean("valid"))
+        << C.getString("name").value_or("").str();
+  }
+}
+
 class ApiMapSchemaTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -90,19 +105,12 @@ TEST_F(ApiMapSchemaTest, LoaderKnowsTheSchemasWarpRoles) {
 }
 
 TEST_F(ApiMapSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
-  llvm::json::Value Cases = readJson(CU2DCU_SCHEMA_CASES);
-  ASSERT_NE(Cases.getAsArray(), nullptr) << "cannot read " << CU2DCU_SCHEMA_CASES;
-  ASSERT_GT(Cases.getAsArray()->size(), 30u);
-  for (const llvm::json::Value &Case : *Cases.getAsArray()) {
-    const llvm::json::Object &C = *Case.getAsObject();
-    std::string Name = C.getString("name").value_or("").str();
-    // JSON is YAML: the case's map is loaded as it is written.
+  expectLoaderAgrees(CU2DCU_SCHEMA_CASES, 30, [](const std::string &Text) {
     std::string Path = ::testing::TempDir() + "/schema_case.yaml";
-    std::ofstream(Path) << llvm::formatv("{0}", *C.get("map")).str();
+    std::ofstream(Path) << Text;
     ApiMap Map;
-    bool Loaded = Map.loadFile(Path);
-    EXPECT_EQ(Loaded, *C.getBoolean("valid")) << Name;
-  }
+    return Map.loadFile(Path);
+  });
 }
 
 // The inline PTX idioms (mappings/checks/inline_ptx.yaml) and their schema.
@@ -115,18 +123,13 @@ TEST(InlinePtxSchemaTest, LoaderKnowsTheSchemasKeys) {
 }
 
 TEST(InlinePtxSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
-  llvm::json::Value Cases = readJson(CU2DCU_INLINE_PTX_CASES);
-  ASSERT_NE(Cases.getAsArray(), nullptr) << "cannot read " << CU2DCU_INLINE_PTX_CASES;
-  ASSERT_GT(Cases.getAsArray()->size(), 10u);
-  for (const llvm::json::Value &Case : *Cases.getAsArray()) {
-    const llvm::json::Object &C = *Case.getAsObject();
+  expectLoaderAgrees(CU2DCU_INLINE_PTX_CASES, 10, [](const std::string &Text) {
     std::vector<PtxIdiom> Idioms;
     std::vector<MapLoadIssue> Issues;
-    // JSON is YAML: the case's file is loaded as it is written.
-    bool Loaded = loadInlinePtx(llvm::formatv("{0}", *C.get("map")).str(), "case", Idioms, Issues);
-    EXPECT_EQ(Loaded, *C.getBoolean("valid")) << C.getString("name").value_or("").str();
+    bool Loaded = loadInlinePtx(Text, "case", Idioms, Issues);
     EXPECT_EQ(Loaded, Issues.empty());
-  }
+    return Loaded;
+  });
 }
 
 } // namespace

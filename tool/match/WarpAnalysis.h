@@ -185,6 +185,24 @@ public:
   bool explicitLaneGroups(clang::ASTContext &Ctx);
 
 private:
+  /// taint's cases: operators (their lane bits and masks, and the lane and
+  /// warp indices computed with 32), and calls (ballots, lane functions).
+  unsigned binaryTaint(const clang::BinaryOperator *B, const FunctionFlow &Flow,
+                       clang::ASTContext &Ctx) const;
+  unsigned warpIndexTaint(const clang::BinaryOperator *B, clang::BinaryOperatorKind Op,
+                          unsigned L, unsigned R, clang::ASTContext &Ctx) const;
+  unsigned callTaint(const clang::CallExpr *Call, const FunctionFlow &Flow,
+                     clang::ASTContext &Ctx) const;
+  /// The warp role the map gives the callee's name (for any callee form).
+  WarpFn roleOf(const clang::CallExpr *Call) const;
+  /// Whether E is an __activemask() call.
+  bool callsActiveMask(const clang::Expr *E) const;
+  /// A mask held by variable V: sets M's name (and its kind when V's value at
+  /// the call is unknown or __activemask()); the initialiser to evaluate, or
+  /// null when M is decided.
+  const clang::Expr *maskVariableValue(const clang::VarDecl *V, const FunctionFlow &Flow,
+                                       clang::ASTContext &Ctx, MaskInfo &M) const;
+
   const ApiMap &Map;
   std::optional<bool> ExplicitLaneGroups;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
