@@ -92,6 +92,13 @@ WARP_LEGACY = {"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up",
                "__ballot_sync": "__ballot", "__any_sync": "__any", "__all_sync": "__all",
                "__activemask": "__ballot(1)"}
 WARP_MASK_SHIM = "cu2dcu_lane_mask"
+# The role of each warp function (the entry's `warp` key), which is how the
+# warp analysis, the wave64 checks and the warp translator know them: the
+# snake_case of the name, the reductions sharing one.
+WARP_ROLE = {n: n[2:] for n in WARP_SYNC | {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
+                                           "__ballot", "__any", "__all"}}
+WARP_ROLE.update({"__reduce_%s_sync" % op: "reduce_sync"
+                  for op in ("add", "min", "max", "and", "or", "xor")})
 # HIP 6.2 to 6.4 declare the *_sync functions only with this macro defined.
 WARP_GUARD, WARP_GUARD_UNTIL = "HIP_ENABLE_WARP_SYNC_BUILTINS", "7.0"
 WARP_NOTE = ("HIP's *_sync warp functions take a 64-bit lane mask (wavefront of 64 on "
@@ -120,6 +127,8 @@ def refine(fam, e, hip, hip64):
         _cusolver_refine(e)
     if fam in NOT_IN_LIB64:
         _lib64_refine(fam, e)
+    if fam == "device" and n in WARP_ROLE:
+        e["warp"] = WARP_ROLE[n]
     if fam == "device" and n in WARP_SYNC and n in hip64:
         e.pop("status", None)
         e.pop("reason", None)

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""The map format's one description, mappings/schema/maps.schema.json: a
-validator for the subset of JSON Schema it uses (the machine has no PyPI, so
+"""The map format's one description, mappings/schema/maps.schema.json (and
+that of the inline PTX idioms, mappings/schema/inline_ptx.schema.json): a
+validator for the subset of JSON Schema they use (the machine has no PyPI, so
 no jsonschema package), and the key tables of docs/mapping-schema.md, which
-are written from the schema's descriptions.
+are written from the schemas' descriptions.
 
     python3 mappings/tools/schema.py FILE.yaml ...        # validate map files
     python3 mappings/tools/schema.py --cases CASES.json   # the loader agreement cases
+    python3 mappings/tools/schema.py --schema inline_ptx FILE.yaml | --cases CASES.json
     python3 mappings/tools/schema.py --docs docs/mapping-schema.md [--check]
 """
 import argparse
@@ -14,8 +16,8 @@ import os
 import re
 import sys
 
-SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                           "schema", "maps.schema.json")
+SCHEMA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schema")
+SCHEMA_PATH = os.path.join(SCHEMA_DIR, "maps.schema.json")
 TYPES = {"object": dict, "array": list, "string": str, "boolean": bool}
 DOC_BEGIN, DOC_END = "<!-- schema:%s begin -->", "<!-- schema:%s end -->"
 
@@ -23,6 +25,11 @@ DOC_BEGIN, DOC_END = "<!-- schema:%s begin -->", "<!-- schema:%s end -->"
 def load_schema(path=SCHEMA_PATH):
     with open(path) as f:
         return json.load(f)
+
+
+def schema_path(name):
+    """mappings/schema/NAME.schema.json; "maps" is the API maps' schema."""
+    return os.path.join(SCHEMA_DIR, "%s.schema.json" % name)
 
 
 class Validator:
@@ -136,12 +143,20 @@ def key_table(props, required):
     return "\n".join(rows)
 
 
-def write_docs(path, schema, check):
-    """Replaces the text between the schema markers of path with the tables."""
+def entry_tables(schema, prefix=""):
+    """The entry key table and the rules of a schema, by marker name."""
     entry = schema["$defs"]["entry"]
-    tables = {"file": key_table(schema["properties"], schema["required"]),
-              "entry": key_table(entry["properties"], entry["required"]),
-              "rules": "\n".join("- %s." % r["description"] for r in entry["allOf"])}
+    return {prefix + "entry": key_table(entry["properties"], entry["required"]),
+            prefix + "rules": "\n".join("- %s." % r["description"] for r in entry["allOf"])}
+
+
+def write_docs(path, schema, check):
+    """Replaces the text between the schema markers of path with the tables:
+    the API maps' (file, entry, rules) and the inline PTX idioms'
+    (inline_ptx:entry, inline_ptx:rules)."""
+    tables = {"file": key_table(schema["properties"], schema["required"])}
+    tables.update(entry_tables(schema))
+    tables.update(entry_tables(load_schema(schema_path("inline_ptx")), "inline_ptx:"))
     with open(path) as f:
         text = f.read()
     new = text
@@ -181,11 +196,12 @@ def main():
     ap.add_argument("--cases")
     ap.add_argument("--docs")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--schema", default="maps",
+                    help="the schema to validate with: maps (default) or inline_ptx")
     args = ap.parse_args()
-    schema = load_schema()
     if args.docs:
-        return write_docs(args.docs, schema, args.check)
-    validator = Validator(schema)
+        return write_docs(args.docs, load_schema(), args.check)
+    validator = Validator(load_schema(schema_path(args.schema)))
     if args.cases:
         return run_cases(args.cases, validator)
     import yaml

@@ -3,6 +3,7 @@
 // same verdict on every case of testsuite/maps/schema_cases.json (which
 // maps.schema.cases runs through the schema itself with mappings/tools/schema.py).
 #include "mapping/ApiMap.h"
+#include "mapping/InlinePtxMap.h"
 #include "mapping/MapKeys.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace cu2dcu;
 
@@ -45,6 +47,21 @@ std::set<std::string> stringsOf(const llvm::json::Array *Values) {
     for (const llvm::json::Value &V : *Values)
       Strings.insert(V.getAsString().value_or("").str());
   return Strings;
+}
+
+/// Each case of the agreement file CasesPath (more than MinCases): Load, given
+/// the case's file as text (JSON is YAML: it is loaded as it is written),
+/// accepts it exactly when the case says the schema does.
+void expectLoaderAgrees(const char *CasesPath, size_t MinCases,
+                        llvm::function_ref<bool(const std::string &)> Load) {
+  llvm::json::Value Cases = readJson(CasesPath);
+  ASSERT_NE(Cases.getAsArray(), nullptr) << "cannot read " << CasesPath;
+  ASSERT_GT(Cases.getAsArray()->size(), MinCases);
+  for (const llvm::json::Value &Case : *Cases.getAsArray()) {
+    const llvm::json::Object &C = *Case.getAsObject();
+    EXPECT_EQ(Load(llvm::formatv("{0}", *C.get("map")).str()), *C.getBoolean("valid"))
+        << C.getString("name").value_or("").str();
+  }
 }
 
 class ApiMapSchemaTest : public ::testing::Test {
@@ -79,20 +96,40 @@ TEST_F(ApiMapSchemaTest, LoaderKnowsTheSchemasKindsAndStatuses) {
   EXPECT_EQ(stringsOf(entryProperty("status")->getArray("enum")), Statuses);
 }
 
+TEST_F(ApiMapSchemaTest, LoaderKnowsTheSchemasWarpRoles) {
+  std::set<std::string> Roles;
+  for (int Fn = int(WarpFn::None) + 1; Fn <= int(WarpFn::All); ++Fn)
+    Roles.insert(warpFnName(WarpFn(Fn)));
+  EXPECT_EQ(Roles.size(), size_t(WarpFn::All)); // every role has a name of its own
+  EXPECT_EQ(stringsOf(entryProperty("warp")->getArray("enum")), Roles);
+}
+
 TEST_F(ApiMapSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
-  llvm::json::Value Cases = readJson(CU2DCU_SCHEMA_CASES);
-  ASSERT_NE(Cases.getAsArray(), nullptr) << "cannot read " << CU2DCU_SCHEMA_CASES;
-  ASSERT_GT(Cases.getAsArray()->size(), 30u);
-  for (const llvm::json::Value &Case : *Cases.getAsArray()) {
-    const llvm::json::Object &C = *Case.getAsObject();
-    std::string Name = C.getString("name").value_or("").str();
-    // JSON is YAML: the case's map is loaded as it is written.
+  expectLoaderAgrees(CU2DCU_SCHEMA_CASES, 30, [](const std::string &Text) {
     std::string Path = ::testing::TempDir() + "/schema_case.yaml";
-    std::ofstream(Path) << llvm::formatv("{0}", *C.get("map")).str();
+    std::ofstream(Path) << Text;
     ApiMap Map;
-    bool Loaded = Map.loadFile(Path);
-    EXPECT_EQ(Loaded, *C.getBoolean("valid")) << Name;
-  }
+    return Map.loadFile(Path);
+  });
+}
+
+// The inline PTX idioms (mappings/checks/inline_ptx.yaml) and their schema.
+TEST(InlinePtxSchemaTest, LoaderKnowsTheSchemasKeys) {
+  llvm::json::Value Schema = readJson(CU2DCU_INLINE_PTX_SCHEMA);
+  ASSERT_NE(Schema.getAsObject(), nullptr) << "cannot read " << CU2DCU_INLINE_PTX_SCHEMA;
+  const llvm::json::Object *Entry = Schema.getAsObject()->getObject("$defs")->getObject("entry");
+  ASSERT_NE(Entry, nullptr);
+  EXPECT_EQ(keysOf(Entry->getObject("properties")), inlinePtxEntryKeys());
+}
+
+TEST(InlinePtxSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
+  expectLoaderAgrees(CU2DCU_INLINE_PTX_CASES, 10, [](const std::string &Text) {
+    std::vector<PtxIdiom> Idioms;
+    std::vector<MapLoadIssue> Issues;
+    bool Loaded = loadInlinePtx(Text, "case", Idioms, Issues);
+    EXPECT_EQ(Loaded, Issues.empty());
+    return Loaded;
+  });
 }
 
 } // namespace

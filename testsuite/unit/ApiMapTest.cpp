@@ -104,6 +104,55 @@ entries:
   EXPECT_EQ(Map.lookup("cudaF")->Hip, "hipF");
 }
 
+TEST_F(ApiMapTest, WarpRolesComeFromTheMap) {
+  // The warp analysis knows a warp function only by its entry's role: a
+  // name without one is an ordinary function to it.
+  EXPECT_FALSE(Map.loadFile(write("warp.yaml", R"(family: device
+entries:
+  - {cuda: __shfl_down_sync, hip: __shfl_down_sync, kind: function, warp: shfl_down_sync}
+  - {cuda: __reduce_add_sync, kind: function, status: unsupported, reason: "none", warp: reduce_sync}
+  - {cuda: __popc, hip: __popc, kind: function}
+  - {cuda: __shfl_sideways, hip: __shfl_sideways, kind: function, warp: shfl_sideways}
+  - {cuda: warpSize, hip: warpSize, kind: variable, warp: shfl}
+)")));
+  EXPECT_EQ(Map.lookup("__shfl_down_sync")->Warp, WarpFn::ShflDownSync);
+  EXPECT_EQ(Map.lookup("__reduce_add_sync")->Warp, WarpFn::ReduceSync);
+  EXPECT_EQ(Map.lookup("__popc")->Warp, WarpFn::None);
+  ASSERT_EQ(Map.issues().size(), 2u);
+  EXPECT_NE(Map.issues()[0].Message.find("unknown warp role 'shfl_sideways'"), std::string::npos);
+  EXPECT_NE(Map.issues()[1].Message.find("warp is for function entries"), std::string::npos);
+}
+
+TEST_F(ApiMapTest, InlinePtxIdiomsLoadInFileOrder) {
+  // The check's search order is the file's; a spelling listed twice is an
+  // error the schema cannot express.
+  std::string Dir = ::testing::TempDir() + "/ptx-maps";
+  std::filesystem::remove_all(Dir);
+  std::filesystem::create_directories(Dir + "/checks");
+  std::ofstream(Dir + "/checks/inline_ptx.yaml") << R"yaml(family: inline_ptx
+entries:
+- {ptx: "%clock64", hip: "clock64()", fix: true}
+- {ptx: "%clock", hip: "clock()"}
+- {ptx: "cvta", note: "no conversion needed"}
+)yaml";
+  ASSERT_TRUE(Map.loadDirectory(Dir)) << (Map.issues().empty() ? "" : Map.issues()[0].Message);
+  ASSERT_EQ(Map.ptxIdioms().size(), 3u);
+  EXPECT_EQ(Map.ptxIdioms()[0].Ptx, "%clock64");
+  EXPECT_TRUE(Map.ptxIdioms()[0].Fix);
+  EXPECT_FALSE(Map.ptxIdioms()[1].Fix);
+  EXPECT_EQ(Map.ptxIdioms()[2].Note, "no conversion needed");
+  std::ofstream(Dir + "/checks/inline_ptx.yaml") << R"yaml(family: inline_ptx
+entries:
+- {ptx: "%clock", hip: "clock()"}
+- {ptx: "%clock", hip: "clock64()"}
+)yaml";
+  ApiMap Twice;
+  EXPECT_FALSE(Twice.loadDirectory(Dir));
+  ASSERT_EQ(Twice.issues().size(), 1u);
+  EXPECT_EQ(Twice.issues()[0].Line, 4u);
+  EXPECT_NE(Twice.issues()[0].Message.find("listed twice"), std::string::npos);
+}
+
 TEST_F(ApiMapTest, QualifiedEntriesKeepTheirQualifierAndHipRequiresIsForHeaders) {
   // A use is renamed by its last name only, so a qualified entry cannot move
   // the name to another namespace; a prerequisite header only makes sense on
@@ -200,7 +249,7 @@ std::vector<std::string> describe(const ApiMap &Map) {
                     "|" + (E->HipSince ? E->HipSince->str() : "-") + "|" + E->CudaSince + "|" +
                     E->CudaRemoved + "|" + (E->SymbolArg ? std::to_string(*E->SymbolArg) : "-") +
                     "|" + (E->FunctionArg ? std::to_string(*E->FunctionArg) : "-") + "|" + E->HipRequires + "|" + llvm::join(E->HipDefines, ",") + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
-                    E->SourceFile + ":" + std::to_string(E->SourceLine) + ":" +
+                    (E->Warp != WarpFn::None ? warpFnName(E->Warp) : "-") + "|" + E->SourceFile + ":" + std::to_string(E->SourceLine) + ":" +
                     std::to_string(E->SourceColumn));
   for (const MapLoadIssue &I : Map.issues())
     Lines.push_back(I.File + ":" + std::to_string(I.Line) + ":" + std::to_string(I.Column) +
@@ -212,7 +261,7 @@ const char *CachedMapText = R"(family: runtime
 entries:
   - {cuda: cudaMalloc, hip: hipMalloc, kind: function}
   - {cuda: cudaMemcpyToSymbol, hip: hipMemcpyToSymbol, kind: function, symbol_arg: 0}
-  - {cuda: __shfl_sync, hip: __shfl_sync, kind: function, hip_since: "6.2", note: "64-bit mask"}
+  - {cuda: __shfl_sync, hip: __shfl_sync, kind: function, hip_since: "6.2", note: "64-bit mask", warp: shfl_sync}
   - {cuda: cudaFoo, kind: function, status: unsupported, reason: "no equivalent", cuda_since: "9.0"}
   - {cuda: cudaBar, kind: function, status: removed, cuda_removed: "12.0"}
   - {cuda: cudaFuncSetCacheConfig, hip: hipFuncSetCacheConfig, kind: function, function_arg: 0}
@@ -240,6 +289,7 @@ TEST_F(ApiMapTest, CachedLoadRepeatsTheParsedOne) {
   EXPECT_EQ(Cached.lookupHeader("cooperative_groups/reduce.h")->HipRequires, "hip/hip_runtime.h");
   EXPECT_EQ(Cached.lookupHeader("cublas_v2.h")->HipDefines,
             (std::vector<std::string>{"HIPBLAS_V2", "HIPBLAS_USE_HIP_HALF"}));
+  EXPECT_EQ(Cached.lookup("__shfl_sync")->Warp, WarpFn::ShflSync);
 }
 
 TEST_F(ApiMapTest, CacheEntriesAreUsedAndACorruptOneIsIgnored) {

@@ -60,7 +60,7 @@ protected:
       const auto *Fn = N.getNodeAs<clang::FunctionDecl>("fn");
       if (Fn->isTemplateInstantiation() != Instantiated || Seen++ != Index)
         continue;
-      std::optional<WarpCall> W = asWarpCall(N.getNodeAs<clang::CallExpr>("call"));
+      std::optional<WarpCall> W = asWarpCall(N.getNodeAs<clang::CallExpr>("call"), deviceMap());
       EXPECT_TRUE(W.has_value()) << Name;
       return W ? *W : WarpCall{};
     }
@@ -98,9 +98,39 @@ protected:
     return Analysis.warpConstant(B->getRHS(), ctx(), Values, B->getOperatorLoc());
   }
 
+  /// The shipped map of device functions (and the shims its entries name),
+  /// which gives the warp functions their roles; loaded once.
+  static const ApiMap &deviceMap() {
+    static const ApiMap Map = [] {
+      ApiMap M;
+      if (auto Shims = yamlFilesOf(CU2DCU_MAPPINGS_DIR "/shims"))
+        for (const std::string &Shim : *Shims)
+          M.loadShimFile(Shim);
+      M.loadFile(CU2DCU_MAPPINGS_DIR "/device.yaml");
+      return M;
+    }();
+    return Map;
+  }
+
   std::unique_ptr<clang::ASTUnit> AST;
-  WarpAnalysis Analysis;
+  WarpAnalysis Analysis{deviceMap()};
 };
+
+// --- roles ----------------------------------------------------------------------
+
+TEST_F(WarpAnalysisTest, WarpFunctionsAreKnownByTheirMapRole) {
+  parse(R"(__global__ void k(int *p) { p[0] = __shfl_down_sync(0xffffffff, p[0], 1); })");
+  auto Found = match(callExpr(callee(functionDecl(hasName("__shfl_down_sync")))).bind("call"), ctx());
+  ASSERT_EQ(Found.size(), 1u);
+  const auto *Call = Found[0].getNodeAs<clang::CallExpr>("call");
+  std::optional<WarpCall> W = asWarpCall(Call, deviceMap());
+  ASSERT_TRUE(W.has_value());
+  EXPECT_EQ(W->Fn, WarpFn::ShflDownSync);
+  EXPECT_TRUE(W->isShuffle() && W->isSync());
+  EXPECT_EQ(W->offsetArg(), 2);
+  ApiMap NoRoles; // a map without the entry: an ordinary function
+  EXPECT_FALSE(asWarpCall(Call, NoRoles).has_value());
+}
 
 // --- masks ----------------------------------------------------------------------
 

@@ -69,7 +69,7 @@ private:
         std::string Name = calleeName(Call);
         if (Name == "__popc" || Name == "__ffs" || Name == "__popcll" || Name == "__ffsll")
           continue;
-        if (auto W = asWarpCall(Call); W && W->mask() &&
+        if (auto W = asWarpCall(Call, context().map()); W && W->mask() &&
                                        W->mask()->IgnoreParenImpCasts() == Ref)
           continue; // used as a lane mask: 64 bits is what HIP wants
         return false;
@@ -110,8 +110,8 @@ private:
              context().options().FixWave64 && widenType(V, Flow, Ctx).Safe;
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      std::string Name = calleeName(Call);
-      return Name == "__ballot_sync" || Name == "__ballot" || Name == "__activemask";
+      auto W = asWarpCall(Call, context().map());
+      return W && W->isBallot();
     }
     if (const auto *B = dyn_cast<BinaryOperator>(E))
       return (B->isBitwiseOp() || B->isShiftOp()) && wideAfterFixes(B->getLHS(), Flow, Ctx);

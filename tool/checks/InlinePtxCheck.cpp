@@ -1,7 +1,7 @@
 // W64-INLINE-PTX: inline PTX (asm / asm volatile in device code) does not
 // assemble for AMD GPUs. The finding names the HIP replacement of the PTX
-// idioms it recognises (%laneid -> __lane_id(), %lanemask_lt ->
-// __lanemask_lt(), shfl.sync -> __shfl*, ...). PTX in a branch only NVIDIA
+// idioms it recognises, which the map lists (mappings/checks/inline_ptx.yaml:
+// %laneid -> __lane_id(), shfl.sync -> __shfl*, ...). PTX in a branch only NVIDIA
 // compiles take (#if defined(__PTX__) ... #else portable code #endif) is
 // left alone: the DCU compile never sees it.
 #include "checks/CheckSupport.h"
@@ -12,7 +12,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Regex.h"
 
-#include <cstring>
 #include <regex>
 
 namespace cu2dcu {
@@ -21,58 +20,6 @@ using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace {
-
-struct Idiom {
-  const char *Ptx;
-  const char *Hip; // empty: no HIP equivalent
-  const char *Note;
-};
-
-// Longer spellings first: the first match of an overlapping pair wins.
-const Idiom Idioms[] = {
-    {"%laneid", "__lane_id()", ""},
-    {"%lanemask_lt", "__lanemask_lt()", ""},
-    {"%lanemask_le", "(__lanemask_lt() | __lanemask_eq())", ""},
-    {"%lanemask_eq", "__lanemask_eq()", ""},
-    {"%lanemask_gt", "__lanemask_gt()", ""},
-    {"%lanemask_ge", "(__lanemask_gt() | __lanemask_eq())", ""},
-    {"%warpid", "", "the hardware warp slot; threadIdx.x / warpSize numbers wavefronts in a block"},
-    {"%nwarpid", "", "no HIP equivalent"},
-    {"%smid", "__smid()", ""},
-    {"%globaltimer", "wall_clock64()", ""},
-    {"%clock64", "clock64()", ""},
-    {"%clock", "clock()", ""},
-    {"%dynamic_smem_size", "", "pass the dynamic shared size as a kernel argument"},
-    {"shfl.sync", "__shfl / __shfl_up / __shfl_down / __shfl_xor", ""},
-    {"shfl.", "__shfl / __shfl_up / __shfl_down / __shfl_xor", ""},
-    {"vote.sync.ballot", "__ballot()", ""},
-    {"vote.ballot", "__ballot()", ""},
-    {"vote.sync.any", "__any()", ""},
-    {"vote.any", "__any()", ""},
-    {"vote.sync.all", "__all()", ""},
-    {"vote.all", "__all()", ""},
-    {"match.", "", "no HIP 5.2 equivalent (__match_any_sync needs HIP 6.2)"},
-    {"redux.sync", "", "a shuffle reduction"},
-    {"bar.sync", "__syncthreads()", ""},
-    {"barrier.sync", "__syncthreads()", ""},
-    {"bar.warp.sync", "__builtin_amdgcn_wave_barrier()", ""},
-    {"membar.gl", "__threadfence()", ""},
-    {"membar.cta", "__threadfence_block()", ""},
-    {"membar.sys", "__threadfence_system()", ""},
-    {"fence.", "__threadfence() / __threadfence_block()", ""},
-    {"ld.global.nc", "__ldg()", ""},
-    {"cp.async", "", "plain loads into shared memory (no asynchronous copy in HIP 5.2)"},
-    {"ldmatrix", "", "no HIP equivalent: load fragments with plain shared-memory reads"},
-    {"mma.sync", "", "rocWMMA or the __builtin_amdgcn_mfma_* intrinsics (different fragment layout)"},
-    {"wmma.", "", "rocWMMA (different fragment layout)"},
-    {"prmt", "__byte_perm()", ""},
-    {"brev", "__brev() / __brevll()", ""},
-    {"bfind", "31 - __clz() / 63 - __clzll()", ""},
-    {"bfe.", "__bitextract_u32() / __bitextract_u64()", ""},
-    {"popc", "__popc() / __popcll()", ""},
-    {"clz", "__clz() / __clzll()", ""},
-    {"cvta", "", "generic and shared addresses need no conversion in HIP"},
-};
 
 bool looksLikePtx(const std::string &Asm) {
   static const char *const Markers[] = {".u32", ".s32", ".b32", ".u64", ".b64", ".f32", ".f16",
@@ -110,18 +57,17 @@ public:
     if (forNvidiaOnly(SM.getSpellingLoc(Asm->getAsmLoc()), SM))
       return; // #if defined(__PTX__) asm(...) #else portable code #endif
 
+    const std::vector<PtxIdiom> &Idioms = context().map().ptxIdioms();
     std::vector<std::string> Uses;
     std::string Lower = Text;
-    for (const Idiom &I : Idioms) {
+    for (const PtxIdiom &I : Idioms) {
       size_t At = Lower.find(I.Ptx);
       if (At == std::string::npos)
         continue;
       // Mask the match so that a shorter idiom inside it does not repeat it.
-      for (size_t K = 0; K < strlen(I.Ptx); ++K)
+      for (size_t K = 0; K < I.Ptx.size(); ++K)
         Lower[At + K] = ' ';
-      std::string Use = std::string("'") + I.Ptx + "' -> ";
-      Use += *I.Hip ? I.Hip : I.Note;
-      Uses.push_back(Use);
+      Uses.push_back("'" + I.Ptx + "' -> " + (I.Hip.empty() ? I.Note : I.Hip));
     }
     std::string Shown = Text.size() > 60 ? Text.substr(0, 57) + "..." : Text;
     for (char &C : Shown)
@@ -135,16 +81,17 @@ public:
     } else {
       Message += "; rewrite it with HIP intrinsics or plain C++";
     }
-    // mov.u32 %0, %%laneid;  ->  lane = __lane_id()
+    // mov.u32 %0, %%laneid;  ->  lane = __lane_id(), for the registers the
+    // map marks as fixable
     std::vector<Wave64Fix> Fixes;
-    static const std::regex Mov(R"(^\s*mov\.[ubs](32|64)\s+%0\s*,\s*%%?(laneid|lanemask_lt|lanemask_eq|lanemask_gt|smid|clock|clock64)\s*;?\s*$)");
+    static const std::regex Mov(R"(^\s*mov\.[ubs](32|64)\s+%0\s*,\s*%%?([A-Za-z_][A-Za-z0-9_]*)\s*;?\s*$)");
     std::smatch M;
     if (Asm->getNumOutputs() == 1 && Asm->getNumInputs() == 0 &&
         std::regex_match(Text, M, Mov)) {
       std::string Special = "%" + M[2].str();
       std::string Hip;
-      for (const Idiom &I : Idioms)
-        if (Special == I.Ptx)
+      for (const PtxIdiom &I : Idioms)
+        if (I.Fix && Special == I.Ptx)
           Hip = I.Hip;
       std::string Out = spelledText(Asm->getOutputExpr(0)->getSourceRange(), SM);
       if (!Hip.empty() && !Out.empty())

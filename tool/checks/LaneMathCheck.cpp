@@ -151,7 +151,7 @@ private:
       if (Call->getCallee() &&
           Call->getCallee()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts())
         return true;
-      if (asWarpCall(Call))
+      if (asWarpCall(Call, context().map()))
         return true; // a shuffle's source lane or offset
       const FunctionDecl *Callee = Call->getDirectCallee();
       return Callee && Ctx.getSourceManager().isInSystemHeader(Callee->getLocation());

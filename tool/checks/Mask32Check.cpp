@@ -37,7 +37,7 @@ public:
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *E = Result.Nodes.getNodeAs<CallExpr>("call");
     ASTContext &Ctx = *Result.Context;
-    auto Call = asWarpCall(E);
+    auto Call = asWarpCall(E, context().map());
     if (!Call || !Call->mask() || !inTranslatedCode(context(), Call->NameLoc))
       return;
     bool Outside = false;

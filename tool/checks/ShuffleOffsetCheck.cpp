@@ -29,14 +29,14 @@ bool mentions(const Stmt *S, const VarDecl *V) {
 }
 
 /// Shuffle calls in S (not descending into nested lambdas).
-void shufflesIn(const Stmt *S, std::vector<WarpCall> &Out) {
+void shufflesIn(const Stmt *S, const ApiMap &Map, std::vector<WarpCall> &Out) {
   if (!S || isa<LambdaExpr>(S))
     return;
   if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (auto W = asWarpCall(Call); W && W->isShuffle())
+    if (auto W = asWarpCall(Call, Map); W && W->isShuffle())
       Out.push_back(*W);
   for (const Stmt *Child : S->children())
-    shufflesIn(Child, Out);
+    shufflesIn(Child, Map, Out);
 }
 
 /// +1 when Inc doubles V (o *= 2, o <<= 1, o = o * 2, o += o), -1 when it
@@ -150,7 +150,7 @@ private:
     if (Dir == 0)
       return;
     std::vector<WarpCall> Shuffles;
-    shufflesIn(For->getBody(), Shuffles);
+    shufflesIn(For->getBody(), context().map(), Shuffles);
     bool UsesOffset = false;
     for (const WarpCall &W : Shuffles)
       for (const Expr *Arg : W.Args)
@@ -239,7 +239,7 @@ private:
     std::vector<Step> Steps;
     for (const Stmt *S : Block->body()) {
       std::vector<WarpCall> Shuffles;
-      shufflesIn(S, Shuffles);
+      shufflesIn(S, context().map(), Shuffles);
       if (Shuffles.size() != 1 || isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
         if (!Shuffles.empty())
           Steps.push_back({WarpCall(), -1});
@@ -298,7 +298,7 @@ private:
   }
 
   void onCall(const CallExpr *E, ASTContext &Ctx) {
-    auto W = asWarpCall(E);
+    auto W = asWarpCall(E, context().map());
     if (!W || !W->isShuffle() || !inTranslatedCode(context(), W->NameLoc) ||
         !checkedFunction(E, Ctx))
       return;

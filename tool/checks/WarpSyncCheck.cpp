@@ -78,7 +78,7 @@ public:
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
     ASTContext &Ctx = *Result.Context;
-    auto W = asWarpCall(Call);
+    auto W = asWarpCall(Call, context().map());
     if (!W || W->Fn != WarpFn::SyncWarp || !inTranslatedCode(context(), W->NameLoc))
       return;
     const FunctionDecl *F = checkedFunction(Call, Ctx);

@@ -339,7 +339,7 @@ public:
     // feeds the translators (the code as written) and the checks (also
     // instantiations), which share the plan and its data-flow analysis; the
     // warp translator writes what the plan decided.
-    WarpAnalysis Analysis;
+    WarpAnalysis Analysis(Context->map());
     WarpCallPlanner WarpPlan(*Context, Ast, Analysis);
     Context->translateMacroBodies(WarpPlan.rewrittenNames());
     clang::ast_matchers::MatchFinder Finder;

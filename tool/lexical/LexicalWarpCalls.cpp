@@ -79,13 +79,14 @@ bool translateWarpCall(LexicalContext &C, const TokenList &T, size_t I, const st
     return false;
   auto Args = argumentSpans(C.Text, T, I + 1);
   const unsigned CallEnd = T[Close].Offset + 1;
-  if (Name == "__activemask") {
+  const WarpFn Role = Entry ? Entry->Warp : WarpFn::None;
+  if (Role == WarpFn::ActiveMask) {
     if (!Old || !Args.empty() || Entry->LegacyHip.empty())
       return false;
     C.Out.Edits.push_back({T[I].Offset, CallEnd - T[I].Offset, Entry->LegacyHip, "device", Name});
     return true;
   }
-  if (Name == "__syncwarp") {
+  if (Role == WarpFn::SyncWarp) {
     // Renamed by the map (to its shim where the target has none); only the
     // mask is this pass's business, as in the AST mode.
     if (Entry && Entry->usesShim(C.Options.TargetHip) && Args.size() == 1 &&

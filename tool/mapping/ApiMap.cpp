@@ -1,5 +1,6 @@
 #include "mapping/ApiMap.h"
 #include "mapping/HipDeclared.h"
+#include "mapping/InlinePtxMap.h"
 #include "mapping/MapCache.h"
 #include "mapping/MapKeys.h"
 
@@ -28,6 +29,20 @@ const std::pair<const char *, EntryStatus> StatusNames[] = {
     {"unsupported", EntryStatus::Unsupported},
     {"removed", EntryStatus::Removed}};
 
+// The values of an entry's `warp` key: the vocabulary of the maps, each the
+// snake_case of the CUDA function it describes (the reductions share one).
+const std::pair<const char *, WarpFn> WarpFnNames[] = {
+    {"shfl_sync", WarpFn::ShflSync},         {"shfl_up_sync", WarpFn::ShflUpSync},
+    {"shfl_down_sync", WarpFn::ShflDownSync}, {"shfl_xor_sync", WarpFn::ShflXorSync},
+    {"ballot_sync", WarpFn::BallotSync},     {"any_sync", WarpFn::AnySync},
+    {"all_sync", WarpFn::AllSync},           {"uni_sync", WarpFn::UniSync},
+    {"syncwarp", WarpFn::SyncWarp},          {"activemask", WarpFn::ActiveMask},
+    {"match_any_sync", WarpFn::MatchAnySync}, {"match_all_sync", WarpFn::MatchAllSync},
+    {"reduce_sync", WarpFn::ReduceSync},     {"shfl", WarpFn::Shfl},
+    {"shfl_up", WarpFn::ShflUp},             {"shfl_down", WarpFn::ShflDown},
+    {"shfl_xor", WarpFn::ShflXor},           {"ballot", WarpFn::Ballot},
+    {"any", WarpFn::Any},                    {"all", WarpFn::All}};
+
 // The keys and patterns of mappings/schema/maps.schema.json, which the unit
 // tests hold these to (testsuite/unit/ApiMapSchemaTest.cpp).
 const std::set<std::string> KnownEntryKeys = {
@@ -35,7 +50,7 @@ const std::set<std::string> KnownEntryKeys = {
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
-    "hip_guard",    "hip_guard_until"};
+    "hip_guard",    "hip_guard_until", "warp"};
 const std::set<std::string> KnownFileKeys = {"family", "cuda_headers", "hip_headers", "reasons",
                                              "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -60,6 +75,13 @@ const char *kindName(EntryKind K) {
 const char *statusName(EntryStatus S) {
   for (const auto &[Name, Status] : StatusNames)
     if (Status == S)
+      return Name;
+  return "?";
+}
+
+const char *warpFnName(WarpFn Fn) {
+  for (const auto &[Name, Value] : WarpFnNames)
+    if (Value == Fn)
       return Name;
   return "?";
 }
@@ -132,6 +154,12 @@ bool ApiMap::loadDirectory(const std::string &Dir) {
        yamlFilesOf(std::string(CollisionDir)).value_or(std::vector<std::string>()))
     Ok &= loadFileText(F, "map file", [&](const std::string &Text) {
       return loadHipDeclared(Text, F, HipDeclared, Issues);
+    });
+  llvm::SmallString<256> CheckDir(Dir);
+  llvm::sys::path::append(CheckDir, "checks");
+  for (const std::string &F : yamlFilesOf(std::string(CheckDir)).value_or(std::vector<std::string>()))
+    Ok &= loadFileText(F, "map file", [&](const std::string &Text) {
+      return loadInlinePtx(Text, F, PtxIdioms, Issues);
     });
   return Ok;
 }
@@ -410,6 +438,8 @@ private:
     Require(!field(All, "hip_defines").IsDefined() || Header, "hip_defines is for header entries");
     Require(E.HipInCondition.empty() || E.Kind == EntryKind::Macro,
             "defined_only and hip_in_condition are for macro entries");
+    Require(!field(All, "warp").IsDefined() || E.Kind == EntryKind::Function,
+            "warp is for function entries");
     Require(E.Kind != EntryKind::Namespace ||
                 llvm::StringRef(E.Cuda).ends_with("::"),
             "namespace entries end with '::'");
@@ -430,6 +460,8 @@ private:
       E.HipGuardUntil = HipVersion::parse(Until);
     for (const char *Flag : {"defined_only", "predefined"})
       Ok &= readMacroFlag(field(All, Flag), Flag, N, E);
+    if (field(All, "warp").IsDefined())
+      Ok &= readNamed(N, E, "warp role", text(All, "warp"), WarpFnNames, E.Warp);
     if (YAML::Node Defines = field(All, "hip_defines"); Defines.IsDefined()) {
       if (!YAML::convert<std::vector<std::string>>::decode(Defines, E.HipDefines)) {
         fail(N, "'" + E.Cuda + "': hip_defines must be a list of macro names");

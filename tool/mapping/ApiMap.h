@@ -18,6 +18,17 @@ namespace cu2dcu {
 enum class EntryKind { Function, Type, Enumerator, Macro, Header, Namespace, Variable };
 enum class EntryStatus { Supported, Unsupported, Removed };
 
+/// The role a CUDA warp function plays for the warp analysis and the warp
+/// translator: an entry's `warp` key (docs/mapping-schema.md). The *Sync
+/// roles and SyncWarp take the lane mask as their first argument.
+enum class WarpFn {
+  None,
+  ShflSync, ShflUpSync, ShflDownSync, ShflXorSync,
+  BallotSync, AnySync, AllSync, UniSync, SyncWarp, ActiveMask,
+  MatchAnySync, MatchAllSync, ReduceSync,
+  Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All,
+};
+
 struct ApiEntry {
   std::string Cuda;
   std::string Hip;
@@ -60,6 +71,8 @@ struct ApiEntry {
   /// HipSince until HipGuardUntil (HIP_ENABLE_WARP_SYNC_BUILTINS, 6.2 to 7.0).
   std::string HipGuard;
   std::optional<HipVersion> HipGuardUntil;
+  /// Functions: the role of a CUDA warp function (`warp`); None for others.
+  WarpFn Warp = WarpFn::None;
   std::string SourceFile; // map file and line, for conflict messages
   unsigned SourceLine = 0;
   unsigned SourceColumn = 0;
@@ -135,6 +148,17 @@ struct HipDeclaredFunction {
   std::string signature(const std::string &Vector = "VECTOR") const;
 };
 
+/// A PTX idiom the W64-INLINE-PTX check recognises in inline assembly, and
+/// what replaces it in HIP (mappings/checks/inline_ptx.yaml).
+struct PtxIdiom {
+  std::string Ptx;  // the spelling searched for: "%laneid", "shfl.sync"
+  std::string Hip;  // the HIP replacement; empty where HIP has none
+  std::string Note; // what to do instead, where HIP has none
+  /// A special register whose plain read (mov.u32 %0, %%laneid;) the finding
+  /// offers to rewrite as an assignment of Hip.
+  bool Fix = false;
+};
+
 /// One map file's validated entries and the issues found in it, before they
 /// are merged into the tables: what the map cache stores.
 struct MapFileContents {
@@ -158,7 +182,7 @@ public:
   /// CUDA name; overrides within one file are errors, across files notes.
   bool loadFile(const std::string &Path);
   /// Loads every *.yaml file of a directory, in name order, after the shims
-  /// of its shims/ folder.
+  /// of its shims/ folder; then its collisions/ and checks/ folders.
   bool loadDirectory(const std::string &Dir);
   /// Loads one shim definition file.
   bool loadShimFile(const std::string &Path);
@@ -170,6 +194,8 @@ public:
   const ShimDefinition *lookupShim(const std::string &Name) const;
   /// Functions HIP declares on AMD that CUDA does not (mappings/collisions/).
   const std::vector<HipDeclaredFunction> &hipDeclared() const { return HipDeclared; }
+  /// The PTX idioms of inline assembly, in search order (mappings/checks/).
+  const std::vector<PtxIdiom> &ptxIdioms() const { return PtxIdioms; }
 
   /// Whether any entry renames a namespace (lets files skip that pass).
   bool hasNamespaces() const { return NamespaceCount > 0; }
@@ -189,6 +215,7 @@ private:
   std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names
   std::unordered_map<std::string, ShimDefinition> Shims;
   std::vector<HipDeclaredFunction> HipDeclared;
+  std::vector<PtxIdiom> PtxIdioms;
   unsigned NamespaceCount = 0;
 };
 
@@ -201,5 +228,7 @@ std::optional<std::string> readMapFile(const std::string &Path);
 
 const char *kindName(EntryKind K);
 const char *statusName(EntryStatus S);
+/// The `warp` value that names Fn ("shfl_down_sync"); "?" for None.
+const char *warpFnName(WarpFn Fn);
 
 } // namespace cu2dcu

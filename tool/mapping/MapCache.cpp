@@ -50,6 +50,8 @@ json::Object encodeEntry(const ApiEntry &E) {
     O["function_arg"] = *E.FunctionArg;
   if (E.DefinedOnly)
     O["defined_only"] = true;
+  if (E.Warp != WarpFn::None)
+    O["warp"] = int(E.Warp);
   return O;
 }
 
@@ -93,6 +95,11 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
   if (std::optional<int64_t> Arg = O.getInteger("function_arg"))
     E.FunctionArg = unsigned(*Arg);
   E.DefinedOnly = O.getBoolean("defined_only").value_or(false);
+  if (std::optional<int64_t> Warp = O.getInteger("warp")) {
+    if (*Warp <= int(WarpFn::None) || *Warp > int(WarpFn::All))
+      return std::nullopt;
+    E.Warp = WarpFn(*Warp);
+  }
   E.SourceFile = Origin;
   E.SourceLine = unsigned(*Line);
   E.SourceColumn = unsigned(*Column);

@@ -96,33 +96,6 @@ static SourceLocation calleeNameLoc(const CallExpr *Call) {
   return Callee->getBeginLoc();
 }
 
-static WarpFn warpFnOf(llvm::StringRef Name) {
-  return llvm::StringSwitch<WarpFn>(Name)
-      .Case("__shfl_sync", WarpFn::ShflSync)
-      .Case("__shfl_up_sync", WarpFn::ShflUpSync)
-      .Case("__shfl_down_sync", WarpFn::ShflDownSync)
-      .Case("__shfl_xor_sync", WarpFn::ShflXorSync)
-      .Case("__ballot_sync", WarpFn::BallotSync)
-      .Case("__any_sync", WarpFn::AnySync)
-      .Case("__all_sync", WarpFn::AllSync)
-      .Case("__uni_sync", WarpFn::UniSync)
-      .Case("__syncwarp", WarpFn::SyncWarp)
-      .Case("__activemask", WarpFn::ActiveMask)
-      .Case("__match_any_sync", WarpFn::MatchAnySync)
-      .Case("__match_all_sync", WarpFn::MatchAllSync)
-      .Cases({"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
-              "__reduce_or_sync", "__reduce_xor_sync"},
-             WarpFn::ReduceSync)
-      .Case("__shfl", WarpFn::Shfl)
-      .Case("__shfl_up", WarpFn::ShflUp)
-      .Case("__shfl_down", WarpFn::ShflDown)
-      .Case("__shfl_xor", WarpFn::ShflXor)
-      .Case("__ballot", WarpFn::Ballot)
-      .Case("__any", WarpFn::Any)
-      .Case("__all", WarpFn::All)
-      .Default(WarpFn::None);
-}
-
 bool WarpCall::isShuffle() const {
   switch (Fn) {
   case WarpFn::ShflSync:
@@ -171,11 +144,12 @@ int WarpCall::widthArg() const {
   return isSync() ? 3 : 2;
 }
 
-std::optional<WarpCall> asWarpCall(const CallExpr *Call) {
+std::optional<WarpCall> asWarpCall(const CallExpr *Call, const ApiMap &Map) {
   if (!Call)
     return std::nullopt;
   std::string Name = calleeName(Call);
-  WarpFn Fn = warpFnOf(Name);
+  const ApiEntry *Entry = Map.lookup(Name);
+  WarpFn Fn = Entry ? Entry->Warp : WarpFn::None;
   if (Fn == WarpFn::None)
     return std::nullopt;
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
@@ -292,17 +266,6 @@ bool referencesWarpSize(const Stmt *S) {
   return false;
 }
 
-static bool isCallTo(const Expr *E, std::initializer_list<llvm::StringRef> Names) {
-  const auto *Call = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  if (!Call)
-    return false;
-  std::string Name = calleeName(Call);
-  for (llvm::StringRef N : Names)
-    if (Name == N)
-      return true;
-  return false;
-}
-
 // --- data flow ------------------------------------------------------------------
 
 namespace {
@@ -407,6 +370,32 @@ const FunctionFlow &WarpAnalysis::flowAt(const Stmt *S, ASTContext &Ctx) {
   return flow(enclosingFunction(S, Ctx), Ctx);
 }
 
+/// Whether a unary operator's value derives from what its operand does:
+/// ~m, -x, +x, ++i and i-- do; !x, *p and &x do not.
+static bool keepsTaint(UnaryOperatorKind Op) {
+  switch (Op) {
+  case UO_Not:
+  case UO_Minus:
+  case UO_Plus:
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// (mask >> lane) & 1 extracts a bit: no longer a lane mask.
+static bool extractsBit(const BinaryOperator *B, BinaryOperatorKind Op, ASTContext &Ctx) {
+  Expr::EvalResult C;
+  return Op == BO_And &&
+         ((!B->getRHS()->isValueDependent() && B->getRHS()->EvaluateAsInt(C, Ctx)) ||
+          (!B->getLHS()->isValueDependent() && B->getLHS()->EvaluateAsInt(C, Ctx))) &&
+         C.Val.getInt().getActiveBits() <= 32;
+}
+
 unsigned WarpAnalysis::taint(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx) const {
   if (!E)
     return TaintNone;
@@ -419,85 +408,95 @@ unsigned WarpAnalysis::taint(const Expr *E, const FunctionFlow &Flow, ASTContext
   if (!Builtin.empty())
     return TaintNone;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
-      return Flow.of(V);
-    return TaintNone;
+    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+    return V ? Flow.of(V) : TaintNone;
   }
-  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
-    BinaryOperatorKind Op = B->getOpcode();
-    if (Op == BO_Assign || Op == BO_Comma)
-      return taint(B->getRHS(), Flow, Ctx);
-    if (B->isComparisonOp() || B->isLogicalOp())
-      return TaintNone;
-    if (B->isCompoundAssignmentOp())
-      Op = BinaryOperator::getOpForCompoundAssignment(Op);
-    unsigned L = taint(B->getLHS(), Flow, Ctx), R = taint(B->getRHS(), Flow, Ctx);
-    unsigned Bits = (L | R) & (TaintThread | TaintBlockDim);
-    if (Op == BO_Shl && (R & TaintThread))
-      if (const auto *One = dyn_cast<IntegerLiteral>(B->getLHS()->IgnoreParenImpCasts()))
-        if (Ctx.getTypeSize(One->getType()) <= 32)
-          Bits |= TaintLaneBit;
-    if ((Op == BO_Sub || Op == BO_Or || Op == BO_Xor) && (L & TaintLaneBit))
-      Bits |= TaintLaneBit;
-    bool BitOp = Op == BO_And || Op == BO_Or || Op == BO_Xor || Op == BO_Shl || Op == BO_Shr ||
-                 Op == BO_Add || Op == BO_Sub;
-    if (BitOp) {
-      Bits |= (L | R) & TaintBallot;
-      // (mask >> lane) & 1 extracts a bit: no longer a lane mask.
-      Expr::EvalResult C;
-      if (Op == BO_And && ((!B->getRHS()->isValueDependent() && B->getRHS()->EvaluateAsInt(C, Ctx)) ||
-                           (!B->getLHS()->isValueDependent() && B->getLHS()->EvaluateAsInt(C, Ctx))) &&
-          C.Val.getInt().getActiveBits() <= 32)
-        Bits &= ~TaintBallot;
-    }
-    if (Op == BO_Rem && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {32}))
-      Bits |= TaintLane;
-    if (Op == BO_And && (((L & TaintThread) && warpConstant(B->getRHS(), Ctx, {31})) ||
-                         ((R & TaintThread) && warpConstant(B->getLHS(), Ctx, {31}))))
-      Bits |= TaintLane;
-    if (Op == BO_Div && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {32}))
-      Bits |= TaintWarpId;
-    if (Op == BO_Shr && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {5}))
-      Bits |= TaintWarpId;
-    return Bits;
-  }
-  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-    switch (U->getOpcode()) {
-    case UO_Not:
-    case UO_Minus:
-    case UO_Plus:
-    case UO_PreInc:
-    case UO_PreDec:
-    case UO_PostInc:
-    case UO_PostDec:
-      return taint(U->getSubExpr(), Flow, Ctx);
-    default:
-      return TaintNone;
-    }
-  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return binaryTaint(B, Flow, Ctx);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return keepsTaint(U->getOpcode()) ? taint(U->getSubExpr(), Flow, Ctx) : TaintNone;
   if (const auto *C = dyn_cast<ConditionalOperator>(E))
     return taint(C->getTrueExpr(), Flow, Ctx) | taint(C->getFalseExpr(), Flow, Ctx);
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
     return taint(Cast->getSubExpr(), Flow, Ctx);
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    std::string Name = calleeName(Call);
-    if (Name == "__ballot_sync" || Name == "__ballot" || Name == "__ballot64")
-      return TaintBallot;
-    if (Name == "__activemask")
-      return TaintBallot | TaintActiveMask;
-    if (Name == "__lanemask_lt" || Name == "__lanemask_le" || Name == "__lanemask_gt" ||
-        Name == "__lanemask_ge" || Name == "__lanemask_eq" || Name == "__match_any_sync" ||
-        Name == "__match_all_sync")
-      return TaintBallot;
-    if (Name == "__lane_id" || Name == "thread_rank")
-      return TaintThread;
-    if (Name == "min" || Name == "max" || Name == "umin" || Name == "umax") {
-      unsigned Bits = 0;
-      for (const Expr *Arg : Call->arguments())
-        Bits |= taint(Arg, Flow, Ctx) & (TaintThread | TaintBlockDim);
-      return Bits;
-    }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return callTaint(Call, Flow, Ctx);
+  return TaintNone;
+}
+
+unsigned WarpAnalysis::binaryTaint(const BinaryOperator *B, const FunctionFlow &Flow,
+                                   ASTContext &Ctx) const {
+  BinaryOperatorKind Op = B->getOpcode();
+  if (Op == BO_Assign || Op == BO_Comma)
+    return taint(B->getRHS(), Flow, Ctx);
+  if (B->isComparisonOp() || B->isLogicalOp())
     return TaintNone;
+  if (B->isCompoundAssignmentOp())
+    Op = BinaryOperator::getOpForCompoundAssignment(Op);
+  unsigned L = taint(B->getLHS(), Flow, Ctx), R = taint(B->getRHS(), Flow, Ctx);
+  unsigned Bits = (L | R) & (TaintThread | TaintBlockDim);
+  if (Op == BO_Shl && (R & TaintThread))
+    if (const auto *One = dyn_cast<IntegerLiteral>(B->getLHS()->IgnoreParenImpCasts()))
+      if (Ctx.getTypeSize(One->getType()) <= 32)
+        Bits |= TaintLaneBit; // 1u << lane
+  if ((Op == BO_Sub || Op == BO_Or || Op == BO_Xor) && (L & TaintLaneBit))
+    Bits |= TaintLaneBit; // (1u << lane) - 1
+  if (Op == BO_And || Op == BO_Or || Op == BO_Xor || Op == BO_Shl || Op == BO_Shr ||
+      Op == BO_Add || Op == BO_Sub)
+    Bits |= extractsBit(B, Op, Ctx) ? TaintNone : (L | R) & TaintBallot;
+  return Bits | warpIndexTaint(B, Op, L, R, Ctx);
+}
+
+unsigned WarpAnalysis::warpIndexTaint(const BinaryOperator *B, BinaryOperatorKind Op, unsigned L,
+                                      unsigned R, ASTContext &Ctx) const {
+  unsigned Bits = TaintNone;
+  if (Op == BO_Rem && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {32}))
+    Bits |= TaintLane;
+  if (Op == BO_And && (((L & TaintThread) && warpConstant(B->getRHS(), Ctx, {31})) ||
+                       ((R & TaintThread) && warpConstant(B->getLHS(), Ctx, {31}))))
+    Bits |= TaintLane;
+  if (Op == BO_Div && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {32}))
+    Bits |= TaintWarpId;
+  if (Op == BO_Shr && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {5}))
+    Bits |= TaintWarpId;
+  return Bits;
+}
+
+WarpFn WarpAnalysis::roleOf(const CallExpr *Call) const {
+  const ApiEntry *Entry = Map.lookup(calleeName(Call));
+  return Entry ? Entry->Warp : WarpFn::None;
+}
+
+bool WarpAnalysis::callsActiveMask(const Expr *E) const {
+  const auto *Call = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return Call && roleOf(Call) == WarpFn::ActiveMask;
+}
+
+unsigned WarpAnalysis::callTaint(const CallExpr *Call, const FunctionFlow &Flow,
+                                 ASTContext &Ctx) const {
+  switch (roleOf(Call)) {
+  case WarpFn::BallotSync:
+  case WarpFn::Ballot:
+  case WarpFn::MatchAnySync:
+  case WarpFn::MatchAllSync:
+    return TaintBallot;
+  case WarpFn::ActiveMask:
+    return TaintBallot | TaintActiveMask;
+  default:
+    break;
+  }
+  // HIP's lane functions, which ported or hand-written helpers spell the same.
+  std::string Name = calleeName(Call);
+  if (Name == "__ballot64" || Name == "__lanemask_lt" || Name == "__lanemask_le" ||
+      Name == "__lanemask_gt" || Name == "__lanemask_ge" || Name == "__lanemask_eq")
+    return TaintBallot;
+  if (Name == "__lane_id" || Name == "thread_rank")
+    return TaintThread;
+  if (Name == "min" || Name == "max" || Name == "umin" || Name == "umax") {
+    unsigned Bits = 0;
+    for (const Expr *Arg : Call->arguments())
+      Bits |= taint(Arg, Flow, Ctx) & (TaintThread | TaintBlockDim);
+    return Bits;
   }
   return TaintNone;
 }
@@ -601,94 +600,120 @@ static std::optional<int64_t> evalWithDefaults(const Expr *E, ASTContext &Ctx,
   return std::nullopt;
 }
 
+static bool isOneOf(int64_t V, std::initializer_list<int64_t> Values) {
+  return llvm::is_contained(Values, V);
+}
+
+/// C as the value of the constant Name, defined at DefinedAt when known.
+static WarpConstant namedConstant(WarpConstant C, llvm::StringRef Name,
+                                  SourceLocation DefinedAt = {}) {
+  C.Named = true;
+  C.Name = Name.str();
+  C.DefinitionLoc = DefinedAt;
+  return C;
+}
+
+/// template <int kWarpSize = 32>: in a pattern, the default of a warp-named
+/// parameter (or constant) stands for the warp size.
+static std::optional<WarpConstant> defaultWarpConstant(const Expr *S, ASTContext &Ctx,
+                                                       std::initializer_list<int64_t> Values) {
+  std::string Name;
+  auto V = evalWithDefaults(S, Ctx, Name);
+  if (!V || !isOneOf(*V, Values) || Name.empty())
+    return std::nullopt;
+  WarpConstant C;
+  C.Value = *V;
+  return namedConstant(C, Name);
+}
+
+/// blockDim.x / 32.f: a literal, but not one warpSize can replace as is.
+static std::optional<WarpConstant> floatingWarpConstant(const FloatingLiteral *F,
+                                                        std::initializer_list<int64_t> Values) {
+  double D = F->getValueAsApproximateDouble();
+  if (D != static_cast<double>(static_cast<int64_t>(D)) ||
+      !isOneOf(static_cast<int64_t>(D), Values))
+    return std::nullopt;
+  WarpConstant C;
+  C.Value = static_cast<int64_t>(D);
+  return C;
+}
+
+/// Whether L is written where the operator at OperatorLoc uses it: in the
+/// file or a macro argument, or in the macro body that also holds the operator.
+static bool writtenWithOperator(SourceLocation L, SourceLocation OperatorLoc,
+                                const SourceManager &SM) {
+  return !L.isMacroID() || SM.isMacroArgExpansion(L) || sameExpansion(L, OperatorLoc, SM);
+}
+
+/// A literal written with the operator, or the body of a warp-named macro;
+/// another macro's (TILE, BLOCK_SIZE) is not the warp size.
+static std::optional<WarpConstant> literalWarpConstant(const IntegerLiteral *Lit, WarpConstant C,
+                                                       SourceLocation OperatorLoc,
+                                                       const SourceManager &SM,
+                                                       const LangOptions &LO) {
+  SourceLocation L = Lit->getLocation();
+  C.LiteralLoc = L;
+  if (writtenWithOperator(L, OperatorLoc, SM))
+    return C;
+  llvm::StringRef Macro = Lexer::getImmediateMacroName(L, SM, LO);
+  if (!isWarpName(Macro))
+    return std::nullopt;
+  return namedConstant(C, Macro, SM.getSpellingLoc(L));
+}
+
+/// A warp-named constant or variable of the program (not of a system header).
+static std::optional<WarpConstant> declaredWarpConstant(const DeclRefExpr *Ref, WarpConstant C,
+                                                        const SourceManager &SM) {
+  const ValueDecl *D = Ref->getDecl();
+  if (!D->getIdentifier() || SM.isInSystemHeader(D->getLocation()) || !isWarpName(D->getName()))
+    return std::nullopt;
+  C = namedConstant(C, D->getName(), D->getLocation());
+  if (const auto *Var = dyn_cast<VarDecl>(D))
+    if (const auto *Lit = dyn_cast_or_null<IntegerLiteral>(
+            Var->getInit() ? Var->getInit()->IgnoreParenImpCasts() : nullptr))
+      C.LiteralLoc = Lit->getLocation();
+  return C;
+}
+
+/// A composite: (WARP_SIZE - 1), LANE_MASK, (32 - 1). From a macro other
+/// than the operator's, it must mention a warp name; written here, a warp
+/// name or literals only.
+static std::optional<WarpConstant> compositeWarpConstant(const Expr *S, WarpConstant C,
+                                                         SourceLocation OperatorLoc,
+                                                         const SourceManager &SM,
+                                                         const LangOptions &LO) {
+  if (warpNameIn(S, SM, LO, C)) {
+    C.Named = true;
+    return C;
+  }
+  if (writtenWithOperator(S->getBeginLoc(), OperatorLoc, SM) && allLiteralsSpelledHere(S, SM))
+    return C; // literal arithmetic, no single token to replace
+  return std::nullopt;
+}
+
 std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext &Ctx,
                                                        std::initializer_list<int64_t> Values,
                                                        SourceLocation OperatorLoc) const {
   if (!E)
     return std::nullopt;
   const Expr *S = E->IgnoreParenImpCasts();
-  auto Wanted = [&](int64_t V) {
-    for (int64_t W : Values)
-      if (W == V)
-        return true;
-    return false;
-  };
   if (referencesWarpSize(S))
     return std::nullopt;
-  if (S->isValueDependent() || S->isTypeDependent()) {
-    // template <int kWarpSize = 32>: the default stands for the warp size.
-    std::string Name;
-    auto V = evalWithDefaults(S, Ctx, Name);
-    if (!V || !Wanted(*V) || Name.empty())
-      return std::nullopt;
-    WarpConstant C;
-    C.Value = *V;
-    C.Named = true;
-    C.Name = Name;
-    return C;
-  }
-  if (const auto *F = dyn_cast<FloatingLiteral>(S)) {
-    // blockDim.x / 32.f: a literal, but not one warpSize can replace as is.
-    double D = F->getValueAsApproximateDouble();
-    if (D != static_cast<double>(static_cast<int64_t>(D)) || !Wanted(static_cast<int64_t>(D)))
-      return std::nullopt;
-    WarpConstant C;
-    C.Value = static_cast<int64_t>(D);
-    return C;
-  }
-  Expr::EvalResult R;
-  if (!S->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  int64_t V = R.Val.getInt().getExtValue();
-  if (!Wanted(V))
+  if (S->isValueDependent() || S->isTypeDependent())
+    return defaultWarpConstant(S, Ctx, Values);
+  if (const auto *F = dyn_cast<FloatingLiteral>(S))
+    return floatingWarpConstant(F, Values);
+  std::optional<int64_t> V = constantOf(S, Ctx);
+  if (!V || !isOneOf(*V, Values))
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getLangOpts();
   WarpConstant C;
-  C.Value = V;
-  if (const auto *Lit = dyn_cast<IntegerLiteral>(S)) {
-    SourceLocation L = Lit->getLocation();
-    if (!L.isMacroID() || SM.isMacroArgExpansion(L) || sameExpansion(L, OperatorLoc, SM)) {
-      C.LiteralLoc = L;
-      return C;
-    }
-    llvm::StringRef Macro = Lexer::getImmediateMacroName(L, SM, LO);
-    if (!isWarpName(Macro))
-      return std::nullopt; // TILE, BLOCK_SIZE, ...: not the warp size
-    C.Named = true;
-    C.Name = Macro.str();
-    C.LiteralLoc = L;
-    C.DefinitionLoc = SM.getSpellingLoc(L);
-    return C;
-  }
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
-    const ValueDecl *D = Ref->getDecl();
-    if (!D->getIdentifier() || SM.isInSystemHeader(D->getLocation()) || !isWarpName(D->getName()))
-      return std::nullopt;
-    C.Named = true;
-    C.Name = D->getName().str();
-    C.DefinitionLoc = D->getLocation();
-    if (const auto *Var = dyn_cast<VarDecl>(D))
-      if (const auto *Lit = dyn_cast_or_null<IntegerLiteral>(
-              Var->getInit() ? Var->getInit()->IgnoreParenImpCasts() : nullptr))
-        C.LiteralLoc = Lit->getLocation();
-    return C;
-  }
-  // A composite: (WARP_SIZE - 1), LANE_MASK, (32 - 1).
-  SourceLocation B = S->getBeginLoc();
-  if (B.isMacroID() && !SM.isMacroArgExpansion(B) && !sameExpansion(B, OperatorLoc, SM)) {
-    if (!warpNameIn(S, SM, LO, C))
-      return std::nullopt;
-    C.Named = true;
-    return C;
-  }
-  if (warpNameIn(S, SM, LO, C)) {
-    C.Named = true;
-    return C;
-  }
-  if (allLiteralsSpelledHere(S, SM))
-    return C; // literal arithmetic, no single token to replace
-  return std::nullopt;
+  C.Value = *V;
+  if (const auto *Lit = dyn_cast<IntegerLiteral>(S))
+    return literalWarpConstant(Lit, C, OperatorLoc, SM, Ctx.getLangOpts());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    return declaredWarpConstant(Ref, C, SM);
+  return compositeWarpConstant(S, C, OperatorLoc, SM, Ctx.getLangOpts());
 }
 
 std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
@@ -837,7 +862,7 @@ bool WarpAnalysis::explicitLaneGroups(ASTContext &Ctx) {
   bool Shuffles = false, WholeWarp = false, InGroup = false, FixedLane = false;
   for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
     const auto *Call = Node.getNodeAs<CallExpr>("call");
-    auto W = asWarpCall(Call);
+    auto W = asWarpCall(Call, Map);
     if (!W || SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
       continue;
     Shuffles |= W->isShuffle();
@@ -877,34 +902,21 @@ static unsigned integerWidth(QualType T, ASTContext &Ctx) {
   return Ctx.getTypeSize(T);
 }
 
-MaskInfo WarpAnalysis::classifyMask(const WarpCall &Call, const FunctionFlow &Flow,
-                                    ASTContext &Ctx) const {
-  MaskInfo M;
-  const Expr *Mask = Call.mask();
-  if (!Mask) {
-    M.Kind = MaskKind::Default;
-    return M;
-  }
-  const SourceManager &SM = Ctx.getSourceManager();
-  const Expr *S = Mask->IgnoreParenImpCasts();
-  M.Text = spelledText(Mask->getSourceRange(), SM);
-  if (M.Text.size() > 40)
-    M.Text = M.Text.substr(0, 37) + "...";
-  if (S->isValueDependent() || S->isTypeDependent()) {
-    M.Dependent = true;
-    M.Kind = MaskKind::Dynamic32;
-    return M;
-  }
-  // template <unsigned MASK = 0xffffffff>: the instantiation's value
-  // (IgnoreParenImpCasts looks through the substitution, so walk by hand).
+static MaskKind dynamicMask(unsigned Width) {
+  return Width <= 32 ? MaskKind::Dynamic32 : MaskKind::Dynamic64;
+}
+
+/// template <unsigned MASK = 0xffffffff>: in an instantiation, the mask is the
+/// parameter's value (IgnoreParenImpCasts looks through the substitution, so
+/// walk by hand); otherwise Mask itself.
+static const Expr *throughTemplateParameter(const Expr *Mask, MaskInfo &M) {
   for (const Expr *Walk = Mask; Walk;) {
     if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(Walk)) {
       M.ViaName = true;
       M.TemplateParam = true;
       if (const NamedDecl *P = Subst->getParameter(); P && P->getIdentifier())
         M.Name = P->getName().str();
-      S = Subst->getReplacement()->IgnoreParenImpCasts();
-      break;
+      return Subst->getReplacement()->IgnoreParenImpCasts();
     }
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Walk))
       Walk = Cast->getSubExpr();
@@ -913,37 +925,15 @@ MaskInfo WarpAnalysis::classifyMask(const WarpCall &Call, const FunctionFlow &Fl
     else
       break;
   }
-  if (isCallTo(S, {"__activemask"})) {
-    M.Kind = MaskKind::ActiveMask;
-    return M;
-  }
-  const Expr *Value = S;
-  unsigned Width = integerWidth(S->getType(), Ctx);
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
-    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
-      M.ViaName = true;
-      M.Name = V->getName().str();
-      M.Var = V;
-      Width = integerWidth(V->getType(), Ctx);
-      bool Stable = V->getType().isConstQualified() || V->isConstexpr() ||
-                    (V->hasLocalStorage() && !Flow.Assigned.count(V));
-      const Expr *Init = V->getInit() ? V->getInit()->IgnoreParenImpCasts() : nullptr;
-      if (!Stable || !Init || isa<ParmVarDecl>(V)) {
-        M.Kind = Width <= 32 ? MaskKind::Dynamic32 : MaskKind::Dynamic64;
-        return M;
-      }
-      if (isCallTo(Init, {"__activemask"})) {
-        M.Kind = MaskKind::ActiveMask;
-        return M;
-      }
-      Value = Init;
-    }
-  }
+  return Mask->IgnoreParenImpCasts();
+}
+
+/// The constant Value of a mask of Width bits, as M's kind and value; false
+/// when it is no constant.
+static bool constantMask(const Expr *Value, unsigned Width, ASTContext &Ctx, MaskInfo &M) {
   Expr::EvalResult R;
-  if (Value->isValueDependent() || !Value->EvaluateAsInt(R, Ctx)) {
-    M.Kind = Width <= 32 ? MaskKind::Dynamic32 : MaskKind::Dynamic64;
-    return M;
-  }
+  if (Value->isValueDependent() || !Value->EvaluateAsInt(R, Ctx))
+    return false;
   llvm::APSInt I = R.Val.getInt();
   uint64_t Bits = I.extOrTrunc(64).getZExtValue();
   if (I.getBitWidth() < 64 && I.isSigned() && I.isNegative())
@@ -959,25 +949,89 @@ MaskInfo WarpAnalysis::classifyMask(const WarpCall &Call, const FunctionFlow &Fl
   M.Value = Bits;
   M.ValueBegin = Value->getBeginLoc();
   M.ValueEnd = Value->getEndLoc();
-  if (!M.Var && !M.TemplateParam) {
-    // Spelled through an object-like macro (FULL_MASK) rather than in the call?
-    SourceLocation B = Value->getBeginLoc();
-    while (B.isMacroID() && SM.isMacroArgExpansion(B))
-      B = SM.getImmediateSpellingLoc(B); // the argument as written
-    if (B.isMacroID()) {
-      SourceLocation Spelled = SM.getSpellingLoc(B);
-      SourceLocation From = SM.getSpellingLoc(Call.NameLoc);
-      SourceLocation To = SM.getSpellingLoc(Call.Call->getRParenLoc());
-      bool Inside = SM.getFileID(Spelled) == SM.getFileID(From) &&
-                    SM.getFileID(Spelled) == SM.getFileID(To) &&
-                    SM.getFileOffset(Spelled) > SM.getFileOffset(From) &&
-                    SM.getFileOffset(Spelled) < SM.getFileOffset(To);
-      if (!Inside) {
-        M.ViaName = true;
-        M.Name = Lexer::getImmediateMacroName(B, SM, Ctx.getLangOpts()).str();
-      }
-    }
+  return true;
+}
+
+/// FULL_MASK: a constant spelled through an object-like macro outside the
+/// call's text is named by the macro.
+static void nameMaskMacro(const WarpCall &Call, const Expr *Value, const SourceManager &SM,
+                          const LangOptions &LO, MaskInfo &M) {
+  SourceLocation B = Value->getBeginLoc();
+  while (B.isMacroID() && SM.isMacroArgExpansion(B))
+    B = SM.getImmediateSpellingLoc(B); // the argument as written
+  if (!B.isMacroID())
+    return;
+  SourceLocation Spelled = SM.getSpellingLoc(B);
+  SourceLocation From = SM.getSpellingLoc(Call.NameLoc);
+  SourceLocation To = SM.getSpellingLoc(Call.Call->getRParenLoc());
+  bool Inside = SM.getFileID(Spelled) == SM.getFileID(From) &&
+                SM.getFileID(Spelled) == SM.getFileID(To) &&
+                SM.getFileOffset(Spelled) > SM.getFileOffset(From) &&
+                SM.getFileOffset(Spelled) < SM.getFileOffset(To);
+  if (!Inside) {
+    M.ViaName = true;
+    M.Name = Lexer::getImmediateMacroName(B, SM, LO).str();
   }
+}
+
+const Expr *WarpAnalysis::maskVariableValue(const VarDecl *V, const FunctionFlow &Flow,
+                                            ASTContext &Ctx, MaskInfo &M) const {
+  M.ViaName = true;
+  M.Name = V->getName().str();
+  M.Var = V;
+  // Only a variable that keeps its initial value has it at the call.
+  bool Stable = V->getType().isConstQualified() || V->isConstexpr() ||
+                (V->hasLocalStorage() && !Flow.Assigned.count(V));
+  const Expr *Init = V->getInit() ? V->getInit()->IgnoreParenImpCasts() : nullptr;
+  if (!Stable || !Init || isa<ParmVarDecl>(V)) {
+    M.Kind = dynamicMask(integerWidth(V->getType(), Ctx));
+    return nullptr;
+  }
+  if (callsActiveMask(Init)) {
+    M.Kind = MaskKind::ActiveMask;
+    return nullptr;
+  }
+  return Init;
+}
+
+MaskInfo WarpAnalysis::classifyMask(const WarpCall &Call, const FunctionFlow &Flow,
+                                    ASTContext &Ctx) const {
+  MaskInfo M;
+  const Expr *Mask = Call.mask();
+  if (!Mask) {
+    M.Kind = MaskKind::Default;
+    return M;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  M.Text = spelledText(Mask->getSourceRange(), SM);
+  if (M.Text.size() > 40)
+    M.Text = M.Text.substr(0, 37) + "...";
+  const Expr *Written = Mask->IgnoreParenImpCasts();
+  if (Written->isValueDependent() || Written->isTypeDependent()) {
+    M.Dependent = true;
+    M.Kind = MaskKind::Dynamic32;
+    return M;
+  }
+  const Expr *S = throughTemplateParameter(Mask, M);
+  if (callsActiveMask(S)) {
+    M.Kind = MaskKind::ActiveMask;
+    return M;
+  }
+  const Expr *Value = S;
+  unsigned Width = integerWidth(S->getType(), Ctx);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
+      Width = integerWidth(V->getType(), Ctx);
+      Value = maskVariableValue(V, Flow, Ctx, M);
+      if (!Value)
+        return M;
+    }
+  if (!constantMask(Value, Width, Ctx, M)) {
+    M.Kind = dynamicMask(Width);
+    return M;
+  }
+  if (!M.Var && !M.TemplateParam)
+    nameMaskMacro(Call, Value, SM, Ctx.getLangOpts(), M);
   return M;
 }
 

@@ -5,6 +5,8 @@
 // their lane masks are.
 #pragma once
 
+#include "mapping/ApiMap.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -64,14 +66,8 @@ struct WarpConstant {
   clang::SourceLocation DefinitionLoc;
 };
 
-enum class WarpFn {
-  None,
-  ShflSync, ShflUpSync, ShflDownSync, ShflXorSync,
-  BallotSync, AnySync, AllSync, UniSync, SyncWarp, ActiveMask,
-  MatchAnySync, MatchAllSync, ReduceSync,
-  Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All,
-};
-
+/// A call of a CUDA warp function: one whose map entry gives it a role
+/// (`warp`, WarpFn).
 struct WarpCall {
   WarpFn Fn = WarpFn::None;
   std::string Name;
@@ -82,6 +78,10 @@ struct WarpCall {
 
   bool isShuffle() const;
   bool isSync() const;     // takes a lane mask as first parameter
+  /// A ballot or __activemask(): its value is a lane mask of the warp.
+  bool isBallot() const {
+    return Fn == WarpFn::BallotSync || Fn == WarpFn::Ballot || Fn == WarpFn::ActiveMask;
+  }
   const clang::Expr *mask() const { return isSync() && !Args.empty() ? Args[0] : nullptr; }
   /// Index of the lane / offset argument of a shuffle, or -1.
   int offsetArg() const;
@@ -91,7 +91,8 @@ struct WarpCall {
 
 /// The name a call's callee is spelled with (also for dependent calls).
 std::string calleeName(const clang::CallExpr *Call);
-std::optional<WarpCall> asWarpCall(const clang::CallExpr *Call);
+/// Call as a warp call, when Map gives its callee's name a warp role.
+std::optional<WarpCall> asWarpCall(const clang::CallExpr *Call, const ApiMap &Map);
 
 enum class MaskKind {
   Default,   // no mask written (__syncwarp())
@@ -156,6 +157,8 @@ const clang::VarDecl *varOf(const clang::Expr *E);
 
 class WarpAnalysis {
 public:
+  /// Map: where the warp functions' roles come from.
+  explicit WarpAnalysis(const ApiMap &Map) : Map(Map) {}
   /// Data flow of F's body (cached).
   const FunctionFlow &flow(const clang::FunctionDecl *F, clang::ASTContext &Ctx);
   /// Data flow of the function around S, or an empty flow outside functions.
@@ -182,6 +185,25 @@ public:
   bool explicitLaneGroups(clang::ASTContext &Ctx);
 
 private:
+  /// taint's cases: operators (their lane bits and masks, and the lane and
+  /// warp indices computed with 32), and calls (ballots, lane functions).
+  unsigned binaryTaint(const clang::BinaryOperator *B, const FunctionFlow &Flow,
+                       clang::ASTContext &Ctx) const;
+  unsigned warpIndexTaint(const clang::BinaryOperator *B, clang::BinaryOperatorKind Op,
+                          unsigned L, unsigned R, clang::ASTContext &Ctx) const;
+  unsigned callTaint(const clang::CallExpr *Call, const FunctionFlow &Flow,
+                     clang::ASTContext &Ctx) const;
+  /// The warp role the map gives the callee's name (for any callee form).
+  WarpFn roleOf(const clang::CallExpr *Call) const;
+  /// Whether E is an __activemask() call.
+  bool callsActiveMask(const clang::Expr *E) const;
+  /// A mask held by variable V: sets M's name (and its kind when V's value at
+  /// the call is unknown or __activemask()); the initialiser to evaluate, or
+  /// null when M is decided.
+  const clang::Expr *maskVariableValue(const clang::VarDecl *V, const FunctionFlow &Flow,
+                                       clang::ASTContext &Ctx, MaskInfo &M) const;
+
+  const ApiMap &Map;
   std::optional<bool> ExplicitLaneGroups;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
   FunctionFlow Empty;

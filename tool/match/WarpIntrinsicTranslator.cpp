@@ -93,10 +93,11 @@ bool isDrop(MaskAction A) { return A == MaskAction::Drop || A == MaskAction::Dro
 
 /// Whether Mask is written with a warp call (__ballot_sync(...) & m) whose
 /// HIP form returns 64 bits where CUDA's returns 32.
-static bool holdsWarpCall(const Stmt *S) {
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(S); Call && asWarpCall(Call))
+static bool holdsWarpCall(const Stmt *S, const ApiMap &Map) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(S); Call && asWarpCall(Call, Map))
     return true;
-  return S && llvm::any_of(S->children(), holdsWarpCall);
+  return S && llvm::any_of(S->children(),
+                           [&](const Stmt *Child) { return holdsWarpCall(Child, Map); });
 }
 
 /// Whether a mask has a 32-bit type: a 32-bit constant or computation, or a
@@ -116,7 +117,8 @@ bool predatesHipFunction(const ApiEntry *Entry, const HipVersion &Target) {
 }
 
 MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const ApiEntry *Entry,
-                             const TranslationOptions &Options, bool Locatable) {
+                             const SourceContext &Context, bool Locatable) {
+  const TranslationOptions &Options = Context.options();
   if (!Call.isSync() && Call.Fn != WarpFn::ActiveMask)
     return MaskAction::None;
   if (predatesHipFunction(Entry, Options.TargetHip)) {
@@ -134,7 +136,7 @@ MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const A
   if (Mask.Kind == MaskKind::Full32 && !Mask.ViaName)
     return Locatable ? MaskAction::Widen : MaskAction::Refuse;
   if (isNarrow(Mask) && !Mask.Dependent && Locatable && !Entry->MaskShim.empty() &&
-      !holdsWarpCall(Call.mask()))
+      !holdsWarpCall(Call.mask(), Context.map()))
     return MaskAction::Extend;
   return MaskAction::None;
 }
@@ -162,94 +164,117 @@ bool inInstantiation(const FunctionDecl *F) {
 /// Collects every warp call, in patterns and in template instantiations.
 class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
+  explicit CallCollector(const ApiMap &Map) : Map(Map) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitCallExpr(CallExpr *E) {
-    if (auto Call = asWarpCall(E))
+    if (auto Call = asWarpCall(E, Map))
       if (Call->isSync() || Call->Fn == WarpFn::ActiveMask)
         Calls.push_back(*Call);
     return true;
   }
+  const ApiMap &Map;
   std::vector<WarpCall> Calls;
 };
+
+/// One warp call at a call site: the call as written, or one of its template
+/// instantiations or macro expansions.
+struct SiteCall {
+  WarpCall Call;
+  MaskInfo Mask;
+  bool Instance; // in a template instantiation
+};
+using CallSite = std::pair<FileID, unsigned>; // where the callee name is spelled
+
+/// Every warp call of the unit in translated code, by call site; Order holds
+/// the sites in the order the AST first meets them.
+std::map<CallSite, std::vector<SiteCall>> collectCallSites(SourceContext &Context, ASTContext &Ast,
+                                                           WarpAnalysis &Analysis,
+                                                           std::vector<CallSite> &Order) {
+  const SourceManager &SM = Context.sourceManager();
+  CallCollector Collector(Context.map());
+  Collector.TraverseAST(Ast);
+  std::map<CallSite, std::vector<SiteCall>> Sites;
+  for (const WarpCall &Call : Collector.Calls) {
+    CallSite Site = SM.getDecomposedLoc(SM.getSpellingLoc(Call.NameLoc));
+    if (!Context.isTranslated(Site.first))
+      continue;
+    const FunctionDecl *F = enclosingFunction(Call.Call, Ast);
+    const FunctionFlow &Flow = Analysis.flow(F, Ast);
+    auto &Slot = Sites[Site];
+    if (Slot.empty())
+      Order.push_back(Site);
+    Slot.push_back({Call, Analysis.classifyMask(Call, Flow, Ast), inInstantiation(F)});
+  }
+  return Sites;
+}
+
+/// Settles D's mask action over the calls Judged stands for: one rewrite of
+/// the text serves them all only where it is right for each of them.
+void settleMaskAction(WarpCallDecision &D, const std::vector<const SiteCall *> &Judged,
+                      const SourceContext &Context) {
+  D.Mask = Judged.front()->Mask;
+  D.Action =
+      plannedMaskAction(Judged.front()->Call, D.Mask, D.Entry, Context, D.Pieces.has_value());
+  for (const SiteCall *E : Judged) {
+    MaskAction A = plannedMaskAction(E->Call, E->Mask, D.Entry, Context, D.Pieces.has_value());
+    if (isDrop(A) && isDrop(D.Action)) { // the same edit; warn if any loses lanes
+      if (A == MaskAction::DropLossy) {
+        D.Action = A;
+        D.Mask = E->Mask;
+      }
+      continue;
+    }
+    if (A != D.Action) {
+      // Instantiations or expansions disagree: do the same to all of them
+      // only when that is right for each, which here it is not.
+      D.Action = MaskAction::Refuse;
+      D.Mixed = true;
+      if (!E->Mask.isFull())
+        D.Mask = E->Mask;
+    }
+    if (A == MaskAction::Refuse && !E->Mask.isFull())
+      D.Mask = E->Mask;
+  }
+}
+
+/// The decision for one call site, from every call it stands for.
+WarpCallDecision decideCallSite(const std::vector<SiteCall> &All, SourceContext &Context) {
+  const TranslationOptions &Options = Context.options();
+  // The code as written, if any call is (its text is the one to edit).
+  auto Pattern = llvm::find_if(All, [](const SiteCall &E) { return !E.Instance; });
+  const SiteCall *Written = Pattern != All.end() ? &*Pattern : &All.front();
+  WarpCallDecision D;
+  D.Call = Written->Call;
+  D.Entry = Context.map().lookup(D.Call.Name);
+  D.Legacy = predatesHipFunction(D.Entry, Options.TargetHip);
+  D.Pieces = locateWarpCall(Written->Call, Context, &D.Why);
+  // A mask that depends on a template parameter is judged by the
+  // instantiations; a macro body by every expansion.
+  std::vector<const SiteCall *> Judged;
+  for (const SiteCall &E : All)
+    if (!E.Mask.Dependent)
+      Judged.push_back(&E);
+  if (Judged.empty())
+    Judged.push_back(Written);
+  settleMaskAction(D, Judged, Context);
+  if (D.Mask.Dependent && D.Action != MaskAction::None)
+    // Never instantiated: nothing tells the value.
+    D.Action = isDrop(D.Action) && !Options.StrictMasks ? MaskAction::DropLossy
+                                                         : MaskAction::Refuse;
+  return D;
+}
 
 } // namespace
 
 WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast, WarpAnalysis &Analysis)
     : Context(Context) {
-  const SourceManager &SM = Context.sourceManager();
-  const TranslationOptions &Options = Context.options();
-  CallCollector Collector;
-  Collector.TraverseAST(Ast);
-  struct Entry {
-    WarpCall Call;
-    MaskInfo Mask;
-    bool Instance;
-  };
-  std::map<std::pair<FileID, unsigned>, std::vector<Entry>> Sites;
-  std::vector<std::pair<FileID, unsigned>> Order;
-  for (const WarpCall &Call : Collector.Calls) {
-    auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(Call.NameLoc));
-    if (!Context.isTranslated(File))
-      continue;
-    const FunctionDecl *F = enclosingFunction(Call.Call, Ast);
-    const FunctionFlow &Flow = Analysis.flow(F, Ast);
-    auto &Slot = Sites[{File, Offset}];
-    if (Slot.empty())
-      Order.push_back({File, Offset});
-    Slot.push_back({Call, Analysis.classifyMask(Call, Flow, Ast), inInstantiation(F)});
-  }
-  for (const auto &Key : Order) {
-    std::vector<Entry> &All = Sites[Key];
-    // The code as written, if any entry is (its text is the one to edit).
-    const Entry *Written = &All.front();
-    for (const Entry &E : All)
-      if (!E.Instance) {
-        Written = &E;
-        break;
-      }
-    WarpCallDecision D;
-    D.Call = Written->Call;
-    D.Entry = Context.map().lookup(D.Call.Name);
-    D.Legacy = predatesHipFunction(D.Entry, Options.TargetHip);
-    D.Pieces = locateWarpCall(Written->Call, Context, &D.Why);
-    // A mask that depends on a template parameter is judged by the
-    // instantiations; a macro body by every expansion.
-    std::vector<const Entry *> Judged;
-    for (const Entry &E : All)
-      if (!E.Mask.Dependent)
-        Judged.push_back(&E);
-    if (Judged.empty())
-      Judged.push_back(Written);
-    D.Mask = Judged.front()->Mask;
-    D.Action =
-        plannedMaskAction(Judged.front()->Call, D.Mask, D.Entry, Options, D.Pieces.has_value());
-    for (const Entry *E : Judged) {
-      MaskAction A = plannedMaskAction(E->Call, E->Mask, D.Entry, Options, D.Pieces.has_value());
-      if (isDrop(A) && isDrop(D.Action)) { // the same edit; warn if any loses lanes
-        if (A == MaskAction::DropLossy) {
-          D.Action = A;
-          D.Mask = E->Mask;
-        }
-        continue;
-      }
-      if (A != D.Action) {
-        // Instantiations or expansions disagree: do the same to all of them
-        // only when that is right for each, which here it is not.
-        D.Action = MaskAction::Refuse;
-        D.Mixed = true;
-        if (!E->Mask.isFull())
-          D.Mask = E->Mask;
-      }
-      if (A == MaskAction::Refuse && !E->Mask.isFull())
-        D.Mask = E->Mask;
-    }
-    if (D.Mask.Dependent && D.Action != MaskAction::None)
-      // Never instantiated: nothing tells the value.
-      D.Action = isDrop(D.Action) && !Options.StrictMasks ? MaskAction::DropLossy
-                                                           : MaskAction::Refuse;
+  std::vector<CallSite> Order;
+  std::map<CallSite, std::vector<SiteCall>> Sites = collectCallSites(Context, Ast, Analysis, Order);
+  for (const CallSite &Site : Order) {
+    WarpCallDecision D = decideCallSite(Sites[Site], Context);
     if (rewritesCalls(D.Entry))
-      RewrittenNames[Key.first].insert(Key.second);
-    Index[Key] = Decisions.size();
+      RewrittenNames[Site.first].insert(Site.second);
+    Index[Site] = Decisions.size();
     Decisions.push_back(std::move(D));
   }
 }
@@ -298,7 +323,7 @@ private:
   bool isDroppedMask(const WarpCall &Inner) {
     const Expr *Child = nullptr;
     const auto *Outer = dyn_cast_or_null<CallExpr>(parentSkippingParens(Inner.Call, Ast, &Child));
-    auto W = asWarpCall(Outer);
+    auto W = asWarpCall(Outer, Context.map());
     if (!W || !W->mask() || W->mask()->IgnoreParenImpCasts() != Inner.Call)
       return false;
     const WarpCallDecision *D = Planner.decisionFor(*W);
@@ -348,79 +373,76 @@ private:
 
   void handle(const WarpCallDecision &D) {
     const WarpCall &Call = D.Call;
-    const MaskInfo &Mask = D.Mask;
-    const auto &Pieces = D.Pieces;
-    const MaskAction Action = D.Action;
-    const TranslationOptions &Options = Context.options();
-    const bool Old = D.Legacy;
-
-    if (D.Entry && D.Entry->needsGuard(Options.TargetHip) && Pieces &&
-        Noted.insert(Pieces->File).second)
+    if (D.Entry && D.Entry->needsGuard(Context.options().TargetHip) && D.Pieces &&
+        Noted.insert(D.Pieces->File).second)
       reportGuard(Call, *D.Entry);
-
     if (Call.Fn == WarpFn::SyncWarp)
-      return reportShimmedSyncWarp(Call, Mask);
+      return reportShimmedSyncWarp(Call, D.Mask);
     if (!rewritesCalls(D.Entry))
       return editMask(D); // __match_*, __reduce_*, __uni_sync: the API map decides
-
-    const std::string Legacy = legacyHipName(Call, D.Entry);
-    if (Action == MaskAction::Refuse) {
-      std::string Message;
-      if (!Pieces)
-        Message = "'" + Call.Name + "' cannot be rewritten: " + D.Why + "; " +
-                  (Old ? "HIP " + Options.TargetHip.str() + " has no *_sync warp functions: "
-                             "rewrite it by hand with '" + Legacy + "'"
-                       : "widen its 32-bit lane mask to 64 bits by hand "
-                         "(0xffffffffffffffffull)");
-      else if (Mask.Dependent)
-        Message = "'" + Call.Name + "' with lane mask " + Mask.describe() +
-                  ", which depends on a template parameter that no instantiation here fixes: "
-                  "HIP " + Options.TargetHip.str() + " has only the unmasked '" + Legacy +
-                  "'; left unchanged";
-      else if (D.Mixed)
-        Message = "'" + Call.Name + "' has a full lane mask in some instantiations or macro "
-                  "expansions and " + Mask.describe() + " in others: HIP " +
-                  Options.TargetHip.str() + " has only the unmasked '" + Legacy +
-                  "', so one rewrite cannot serve all of them; left unchanged";
-      else
-        Message = "'" + Call.Name + "' with lane mask " + Mask.describe() + ": HIP " +
-                  Options.TargetHip.str() + " has only the unmasked '" + Legacy +
-                  "', which runs on every active lane of the 64-lane wavefront, so a mask that "
-                  "may not cover the whole warp cannot be dropped; left unchanged. If every "
-                  "lane that reaches this call is in the mask, use '" + Legacy +
-                  "'; otherwise restructure, or target HIP >= 6.2 with a 64-bit mask";
-      reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Error, Message);
+    if (D.Action == MaskAction::Refuse) {
+      reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Error, refusal(D));
       return;
     }
-    if (!Pieces)
+    if (!D.Pieces)
       return;
-    if (Action == MaskAction::DropLossy)
+    if (D.Action == MaskAction::DropLossy)
       reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Warning,
-                   "'" + Call.Name + "' with lane mask " + Mask.describe() + ": HIP " +
-                       Options.TargetHip.str() + " has only the unmasked '" +
-                       Legacy +
+                   "'" + Call.Name + "' with lane mask " + D.Mask.describe() + ": HIP " +
+                       Context.options().TargetHip.str() + " has only the unmasked '" +
+                       legacyHipName(Call, D.Entry) +
                        "', which runs on every active lane of the 64-lane wavefront; the mask "
                        "was dropped. Check that every lane reaching this call is in the mask "
                        "(--strict-masks leaves such calls unchanged)");
-    const unsigned CallEnd = Pieces->RParenOffset + 1;
-    if (!Old)
+    if (!D.Legacy)
       return editMask(D);
-    switch (Call.Fn) {
-    case WarpFn::ActiveMask:
-      if (isDroppedMask(Call))
-        return; // removed with the mask argument it is
-      edit(Pieces->File, Pieces->NameOffset, CallEnd - Pieces->NameOffset, Legacy,
-           family(Call.Name), Call.Name);
+    writeLegacyCall(D);
+  }
+
+  /// Why a call the plan refuses is left unchanged, and what to do instead.
+  std::string refusal(const WarpCallDecision &D) {
+    const std::string &Name = D.Call.Name;
+    const std::string Target = Context.options().TargetHip.str();
+    const std::string Legacy = legacyHipName(D.Call, D.Entry);
+    if (!D.Pieces)
+      return "'" + Name + "' cannot be rewritten: " + D.Why + "; " +
+             (D.Legacy ? "HIP " + Target + " has no *_sync warp functions: "
+                         "rewrite it by hand with '" + Legacy + "'"
+                       : "widen its 32-bit lane mask to 64 bits by hand "
+                         "(0xffffffffffffffffull)");
+    if (D.Mask.Dependent)
+      return "'" + Name + "' with lane mask " + D.Mask.describe() +
+             ", which depends on a template parameter that no instantiation here fixes: "
+             "HIP " + Target + " has only the unmasked '" + Legacy + "'; left unchanged";
+    if (D.Mixed)
+      return "'" + Name + "' has a full lane mask in some instantiations or macro "
+             "expansions and " + D.Mask.describe() + " in others: HIP " + Target +
+             " has only the unmasked '" + Legacy +
+             "', so one rewrite cannot serve all of them; left unchanged";
+    return "'" + Name + "' with lane mask " + D.Mask.describe() + ": HIP " + Target +
+           " has only the unmasked '" + Legacy +
+           "', which runs on every active lane of the 64-lane wavefront, so a mask that "
+           "may not cover the whole warp cannot be dropped; left unchanged. If every "
+           "lane that reaches this call is in the mask, use '" + Legacy +
+           "'; otherwise restructure, or target HIP >= 6.2 with a 64-bit mask";
+  }
+
+  /// For a target that predates the call's HIP function: the legacy form,
+  /// with the lane mask dropped (__activemask() becomes an expression).
+  void writeLegacyCall(const WarpCallDecision &D) {
+    const WarpCall &Call = D.Call;
+    const WarpCallPieces &P = *D.Pieces;
+    const std::string Legacy = legacyHipName(Call, D.Entry);
+    if (Call.Fn == WarpFn::ActiveMask) {
+      if (!isDroppedMask(Call)) // else removed with the mask argument it is
+        edit(P.File, P.NameOffset, P.RParenOffset + 1 - P.NameOffset, Legacy, family(Call.Name),
+             Call.Name);
       return;
-    default:
-      break;
     }
-    if (!isDrop(Action) || Pieces->ArgBegin.size() < 2)
+    if (!isDrop(D.Action) || P.ArgBegin.size() < 2)
       return;
-    edit(Pieces->File, Pieces->NameOffset, Pieces->NameLength, Legacy, family(Call.Name),
-         Call.Name);
-    edit(Pieces->File, Pieces->ArgBegin[0], Pieces->ArgBegin[1] - Pieces->ArgBegin[0], "",
-         "warp-mask", "");
+    edit(P.File, P.NameOffset, P.NameLength, Legacy, family(Call.Name), Call.Name);
+    edit(P.File, P.ArgBegin[0], P.ArgBegin[1] - P.ArgBegin[0], "", "warp-mask", "");
   }
 
   SourceContext &Context;

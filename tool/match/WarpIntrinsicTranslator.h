@@ -56,9 +56,10 @@ enum class MaskAction { None, Drop, DropLossy, Widen, Extend, Refuse };
 /// Whether the mask argument is removed (Drop or DropLossy).
 bool isDrop(MaskAction A);
 /// Entry: the call's map entry, whose hip_since, legacy_hip and mask_shim
-/// hold the rules per target.
+/// hold the rules per target; Context: the unit's options and map (the warp
+/// roles of the calls in the mask).
 MaskAction plannedMaskAction(const WarpCall &Call, const MaskInfo &Mask, const ApiEntry *Entry,
-                             const TranslationOptions &Options, bool Locatable);
+                             const SourceContext &Context, bool Locatable);
 
 /// Whether the target lacks the HIP function of Entry (a warp call's map
 /// entry): older than its hip_since, or none at all.
