@@ -342,7 +342,9 @@ def main():
     if earlier is not None:
         summary["tool"] = earlier["summary"].get("tool", "")
         summary["seconds"] = earlier["summary"].get("seconds", 0)
-        summary["rerun"] = {"benchmarks": rerun, "seconds": round(time.time() - start),
+        before = earlier["summary"].get("rerun", {})
+        summary["rerun"] = {"benchmarks": sorted(set(before.get("benchmarks", [])) | set(rerun)),
+                            "seconds": before.get("seconds", 0) + round(time.time() - start),
                             "tool": args.note}
     elif args.note:
         summary["tool"] = args.note
