@@ -84,7 +84,8 @@ void translateLaunchBounds(const ApiMap &Map, const LaunchBoundsSpelling &Use,
              "removed __launch_bounds__ argument '" + MinBlocks + "': " + Why);
 }
 
-const char *lineEnding(const std::string &Text) {
+/// The file's line ending, from its first line.
+static const char *lineEnding(const std::string &Text) {
   size_t Newline = Text.find('\n');
   return Newline != std::string::npos && Newline > 0 && Text[Newline - 1] == '\r' ? "\r\n" : "\n";
 }
@@ -182,7 +183,6 @@ unsigned textStart(const std::string &Text) {
     return 3;
   return Text.compare(0, 2, "\xFE\xFF") == 0 || Text.compare(0, 2, "\xFF\xFE") == 0 ? 2 : 0;
 }
-
 
 } // namespace
 
