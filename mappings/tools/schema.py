@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """The map format's one description, mappings/schema/maps.schema.json (and
-that of the inline PTX idioms, mappings/schema/inline_ptx.schema.json): a
+those of the files of mappings/checks/, inline_ptx.schema.json and
+warp_names.schema.json in the same folder): a
 validator for the subset of JSON Schema they use (the machine has no PyPI, so
 no jsonschema package), and the key tables of docs/mapping-schema.md, which
 are written from the schemas' descriptions.
 
     python3 mappings/tools/schema.py FILE.yaml ...        # validate map files
     python3 mappings/tools/schema.py --cases CASES.json   # the loader agreement cases
-    python3 mappings/tools/schema.py --schema inline_ptx FILE.yaml | --cases CASES.json
+    python3 mappings/tools/schema.py --schema inline_ptx|warp_names FILE.yaml | --cases CASES.json
     python3 mappings/tools/schema.py --docs docs/mapping-schema.md [--check]
 """
 import argparse
@@ -152,11 +153,18 @@ def entry_tables(schema, prefix=""):
 
 def write_docs(path, schema, check):
     """Replaces the text between the schema markers of path with the tables:
-    the API maps' (file, entry, rules) and the inline PTX idioms'
-    (inline_ptx:entry, inline_ptx:rules)."""
+    the API maps' (file, entry, rules), the inline PTX idioms'
+    (inline_ptx:file, inline_ptx:entry, inline_ptx:rules) and the warp
+    names' (warp_names:file, warp_names:bit_function)."""
     tables = {"file": key_table(schema["properties"], schema["required"])}
     tables.update(entry_tables(schema))
-    tables.update(entry_tables(load_schema(schema_path("inline_ptx")), "inline_ptx:"))
+    ptx = load_schema(schema_path("inline_ptx"))
+    tables["inline_ptx:file"] = key_table(ptx["properties"], ptx["required"])
+    tables.update(entry_tables(ptx, "inline_ptx:"))
+    names = load_schema(schema_path("warp_names"))
+    tables["warp_names:file"] = key_table(names["properties"], names["required"])
+    bit = names["$defs"]["bit_function"]
+    tables["warp_names:bit_function"] = key_table(bit["properties"], bit["required"])
     with open(path) as f:
         text = f.read()
     new = text
@@ -197,7 +205,7 @@ def main():
     ap.add_argument("--docs")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--schema", default="maps",
-                    help="the schema to validate with: maps (default) or inline_ptx")
+                    help="the schema to validate with: maps (default), inline_ptx or warp_names")
     args = ap.parse_args()
     if args.docs:
         return write_docs(args.docs, load_schema(), args.check)

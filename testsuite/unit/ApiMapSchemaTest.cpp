@@ -5,6 +5,7 @@
 #include "mapping/ApiMap.h"
 #include "mapping/InlinePtxMap.h"
 #include "mapping/MapKeys.h"
+#include "mapping/WarpNamesMap.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -113,23 +114,55 @@ TEST_F(ApiMapSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
   });
 }
 
-// The inline PTX idioms (mappings/checks/inline_ptx.yaml) and their schema.
-TEST(InlinePtxSchemaTest, LoaderKnowsTheSchemasKeys) {
-  llvm::json::Value Schema = readJson(CU2DCU_INLINE_PTX_SCHEMA);
-  ASSERT_NE(Schema.getAsObject(), nullptr) << "cannot read " << CU2DCU_INLINE_PTX_SCHEMA;
-  const llvm::json::Object *Entry = Schema.getAsObject()->getObject("$defs")->getObject("entry");
-  ASSERT_NE(Entry, nullptr);
-  EXPECT_EQ(keysOf(Entry->getObject("properties")), inlinePtxEntryKeys());
+/// A checks/ file's schema names the keys its loader knows: at the top, and
+/// in the definition Def (its entries).
+void expectSchemaKeys(const char *SchemaPath, const char *Def,
+                      const std::set<std::string> &FileKeys,
+                      const std::set<std::string> &DefKeys) {
+  llvm::json::Value Schema = readJson(SchemaPath);
+  ASSERT_NE(Schema.getAsObject(), nullptr) << "cannot read " << SchemaPath;
+  EXPECT_EQ(keysOf(Schema.getAsObject()->getObject("properties")), FileKeys);
+  const llvm::json::Object *Entry = Schema.getAsObject()->getObject("$defs")->getObject(Def);
+  ASSERT_NE(Entry, nullptr) << Def;
+  EXPECT_EQ(keysOf(Entry->getObject("properties")), DefKeys);
 }
 
-TEST(InlinePtxSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
-  expectLoaderAgrees(CU2DCU_INLINE_PTX_CASES, 10, [](const std::string &Text) {
-    std::vector<PtxIdiom> Idioms;
+/// The loader of a checks/ file takes and leaves the cases as its schema does.
+template <typename Contents, typename Loader>
+void expectChecksLoaderAgrees(const char *CasesPath, size_t MinCases, Loader Load) {
+  expectLoaderAgrees(CasesPath, MinCases, [&](const std::string &Text) {
+    Contents Out;
     std::vector<MapLoadIssue> Issues;
-    bool Loaded = loadInlinePtx(Text, "case", Idioms, Issues);
+    bool Loaded = Load(Text, "case", Out, Issues);
     EXPECT_EQ(Loaded, Issues.empty());
     return Loaded;
   });
+}
+
+// The inline PTX idioms (mappings/checks/inline_ptx.yaml) and the warp names
+// (mappings/checks/warp_names.yaml) against their schemas.
+TEST(ChecksSchemaTest, LoadersKnowTheSchemasKeys) {
+  expectSchemaKeys(CU2DCU_INLINE_PTX_SCHEMA, "entry", inlinePtxFileKeys(), inlinePtxEntryKeys());
+  expectSchemaKeys(CU2DCU_WARP_NAMES_SCHEMA, "bit_function", warpNamesFileKeys(),
+                   warpNamesBitFunctionKeys());
+}
+
+TEST(ChecksSchemaTest, LoadersAcceptAndRejectAsTheSchemas) {
+  expectChecksLoaderAgrees<InlinePtxRules>(CU2DCU_INLINE_PTX_CASES, 20, loadInlinePtx);
+  expectChecksLoaderAgrees<WarpNames>(CU2DCU_WARP_NAMES_CASES, 12, loadWarpNames);
+}
+
+TEST(WarpNamesSchemaTest, LoaderRejectsAPatternThatIsNoRegularExpression) {
+  // What the schema cannot say: the loader compiles each pattern.
+  WarpNames Names;
+  std::vector<MapLoadIssue> Issues;
+  EXPECT_FALSE(loadWarpNames("family: warp_names\nwarp_size_names: 'warp_(size'\n"
+                             "lane_mask_names: mask\nthread_index_names: tid\n",
+                             "bad.yaml", Names, Issues));
+  ASSERT_EQ(Issues.size(), 1u);
+  EXPECT_EQ(Issues[0].Line, 2u);
+  EXPECT_NE(Issues[0].Message.find("warp_size_names is not a regular expression"),
+            std::string::npos);
 }
 
 } // namespace

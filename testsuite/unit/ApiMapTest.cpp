@@ -153,6 +153,38 @@ entries:
   EXPECT_NE(Twice.issues()[0].Message.find("listed twice"), std::string::npos);
 }
 
+TEST_F(ApiMapTest, ChecksFolderHoldsInlinePtxAndWarpNamesOnly) {
+  // Each checks/ file has a reader of its own, chosen by its name; another
+  // name is an error rather than a file silently ignored.
+  std::string Dir = ::testing::TempDir() + "/checks-maps";
+  std::filesystem::remove_all(Dir);
+  std::filesystem::create_directories(Dir + "/checks");
+  std::ofstream(Dir + "/checks/warp_names.yaml") << R"yaml(family: warp_names
+lane_mask_functions: [__ballot64]
+thread_index_parameters: [Lane_Id]
+bit_functions:
+- {narrow: __popc, wide: __popcll, fix: always}
+- {narrow: __clz, wide: __clzll, fix: never}
+warp_size_names: warp_?size
+lane_mask_names: mask
+thread_index_names: tid
+)yaml";
+  ASSERT_TRUE(Map.loadDirectory(Dir)) << (Map.issues().empty() ? "" : Map.issues()[0].Message);
+  const WarpNames &Names = Map.warpNames();
+  EXPECT_EQ(Names.LaneMaskFunctions, std::set<std::string>{"__ballot64"});
+  EXPECT_EQ(Names.ThreadIndexParameters, std::set<std::string>{"lane_id"}); // lower case
+  ASSERT_NE(Names.bitFunction("__clz"), nullptr);
+  EXPECT_EQ(Names.bitFunction("__clz")->Wide, "__clzll");
+  EXPECT_TRUE(Names.readsMaskAsWhole("__popcll"));
+  EXPECT_FALSE(Names.readsMaskAsWhole("__clz"));
+  std::ofstream(Dir + "/checks/other.yaml") << "family: other\n";
+  ApiMap WithOther;
+  EXPECT_FALSE(WithOther.loadDirectory(Dir));
+  ASSERT_EQ(WithOther.issues().size(), 1u);
+  EXPECT_NE(WithOther.issues()[0].Message.find("inline_ptx.yaml or warp_names.yaml"),
+            std::string::npos);
+}
+
 TEST_F(ApiMapTest, QualifiedEntriesKeepTheirQualifierAndHipRequiresIsForHeaders) {
   // A use is renamed by its last name only, so a qualified entry cannot move
   // the name to another namespace; a prerequisite header only makes sense on

@@ -67,7 +67,7 @@ private:
         return false;
       if (const auto *Call = dyn_cast<CallExpr>(P)) {
         std::string Name = calleeName(Call);
-        if (Name == "__popc" || Name == "__ffs" || Name == "__popcll" || Name == "__ffsll")
+        if (context().map().warpNames().readsMaskAsWhole(Name))
           continue;
         if (auto W = asWarpCall(Call, context().map()); W && W->mask() &&
                                        W->mask()->IgnoreParenImpCasts() == Ref)
@@ -160,10 +160,8 @@ private:
   }
 
   void onCall(const CallExpr *C, ASTContext &Ctx) {
-    std::string Name = calleeName(C);
-    bool Popc = Name == "__popc", Ffs = Name == "__ffs", Clz = Name == "__clz",
-         Brev = Name == "__brev";
-    if (!(Popc || Ffs || Clz || Brev) || C->getNumArgs() != 1)
+    const BitFunction *Bits = context().map().warpNames().bitFunction(calleeName(C));
+    if (!Bits || C->getNumArgs() != 1)
       return;
     SourceLocation NameLoc = C->getCallee()->IgnoreParenImpCasts()->getExprLoc();
     if (!inTranslatedCode(context(), NameLoc))
@@ -171,19 +169,15 @@ private:
     const FunctionFlow *Flow = flowFor(C, Ctx);
     if (!Flow || !(analysis().taint(C->getArg(0), *Flow, Ctx) & TaintBallot))
       return;
-    std::string Wide = Name + "ll";
-    std::string Message = "'" + Name + "' on a lane mask reads only its low 32 bits; a 64-lane "
-                          "wavefront's mask has 64: use '" + Wide + "'";
-    if (Clz)
-      Message += " (and 63 - __clzll(x) where the code computes 31 - __clz(x))";
-    if (Brev)
-      Message += " (the lane order then spans 64 bits)";
-    // __ffsll has overloads for long long and unsigned long long: a 32-bit
-    // argument is ambiguous, so it is only safe on a value that is 64-bit
-    // after the translation.
-    bool Safe = Popc || (Ffs && wideAfterFixes(C->getArg(0), *Flow, Ctx));
+    std::string Message = "'" + Bits->Narrow + "' on a lane mask reads only its low 32 bits; a "
+                          "64-lane wavefront's mask has 64: use '" + Bits->Wide + "'";
+    if (!Bits->Note.empty())
+      Message += " (" + Bits->Note + ")";
+    bool Safe = Bits->SafeFix == BitFunction::Fix::Always ||
+                (Bits->SafeFix == BitFunction::Fix::WhenWide &&
+                 wideAfterFixes(C->getArg(0), *Flow, Ctx));
     report(NameLoc, Severity::Warning, Message,
-           {tokenFix(Ctx.getSourceManager(), NameLoc, Wide, "use " + Wide, Safe)});
+           {tokenFix(Ctx.getSourceManager(), NameLoc, Bits->Wide, "use " + Bits->Wide, Safe)});
   }
 
   void onOperator(const BinaryOperator *B, ASTContext &Ctx) {

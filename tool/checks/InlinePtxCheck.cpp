@@ -21,14 +21,9 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-bool looksLikePtx(const std::string &Asm) {
-  static const char *const Markers[] = {".u32", ".s32", ".b32", ".u64", ".b64", ".f32", ".f16",
-                                        ".pred", ".reg", "%laneid", "%lanemask", ".sync",
-                                        "mov.", "ld.", "st.", "%%"};
-  for (const char *M : Markers)
-    if (Asm.find(M) != std::string::npos)
-      return true;
-  return false;
+bool looksLikePtx(const std::string &Asm, const InlinePtxRules &Rules) {
+  return llvm::any_of(Rules.PtxMarkers,
+                      [&](const std::string &M) { return Asm.find(M) != std::string::npos; });
 }
 
 class InlinePtxCheck : public Wave64Check {
@@ -51,7 +46,7 @@ public:
     std::string Text = Asm->getAsmString();
     if (Text.find_first_not_of(" \t\n;") == std::string::npos)
       return; // asm volatile("" ::: "memory"): a compiler barrier, fine in HIP
-    if (!isDeviceFunction(F) && !looksLikePtx(Text))
+    if (!isDeviceFunction(F) && !looksLikePtx(Text, context().map().inlinePtx()))
       return; // host assembly
     const SourceManager &SM = Ctx.getSourceManager();
     if (forNvidiaOnly(SM.getSpellingLoc(Asm->getAsmLoc()), SM))
@@ -108,7 +103,7 @@ private:
     auto [File, Offset] = SM.getDecomposedLoc(Loc);
     auto It = NvidiaOnly.find(File);
     if (It == NvidiaOnly.end())
-      It = NvidiaOnly.try_emplace(File, nvidiaOnlyBranches(context().textOf(File))).first;
+      It = NvidiaOnly.try_emplace(File, nvidiaOnlyBranches(context().textOf(File), context().map().inlinePtx())).first;
     return llvm::any_of(It->second,
                         [&](const ByteRange &R) { return Offset >= R.Begin && Offset < R.End; });
   }

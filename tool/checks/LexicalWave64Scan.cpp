@@ -21,11 +21,28 @@ constexpr const char *UnseenCodeNote =
     " (token-level finding in code the parse did not compile, such as an inactive #if "
     "branch: lower confidence)";
 
+/// A pattern of mappings/checks/warp_names.yaml, case-insensitive; an empty
+/// one (maps without that file) matches nothing.
+class NamePattern {
+public:
+  explicit NamePattern(const std::string &Pattern) {
+    if (!Pattern.empty())
+      Compiled.emplace(Pattern, llvm::Regex::IgnoreCase);
+  }
+  bool match(llvm::StringRef Name) const { return Compiled && Compiled->match(Name); }
+
+private:
+  std::optional<llvm::Regex> Compiled;
+};
+
 class Scan {
 public:
-  Scan(const std::string &Text, const std::string &Path, FileFindings &Out, Wave64Scan What)
-      : Text(Text), Path(Path), Out(Out), T(lexRaw(Text, 0, Text.size())),
-        DefinitionsOnly(What == Wave64Scan::Definitions) {}
+  Scan(const std::string &Text, const std::string &Path, const ApiMap &Map, FileFindings &Out,
+       Wave64Scan What)
+      : Text(Text), Path(Path), Map(Map), Out(Out), T(lexRaw(Text, 0, Text.size())),
+        DefinitionsOnly(What == Wave64Scan::Definitions),
+        WarpSizeName(Map.warpNames().WarpSizeNames), MaskName(Map.warpNames().LaneMaskNames),
+        ThreadIndexName(Map.warpNames().ThreadIndexNames) {}
 
   void run() {
     for (size_t I = 0; I < T.size(); ++I) {
@@ -79,15 +96,9 @@ private:
   /// first use: most files have no asm).
   bool inNvidiaOnlyBranch(unsigned Offset) {
     if (!NvidiaOnly)
-      NvidiaOnly = nvidiaOnlyBranches(Text);
+      NvidiaOnly = nvidiaOnlyBranches(Text, Map.inlinePtx());
     return llvm::any_of(*NvidiaOnly,
                         [&](const ByteRange &R) { return Offset >= R.Begin && Offset < R.End; });
-  }
-
-  static bool isWarpSizeName(llvm::StringRef Name) {
-    static const llvm::Regex Warp("warp_?size|^k?warp$|warp_?threads|threads_?per_?warp",
-                                  llvm::Regex::IgnoreCase);
-    return Warp.match(Name);
   }
 
   /// `#define WARP_SIZE 32`, `constexpr int kWarpSize = 32;`,
@@ -102,11 +113,10 @@ private:
     if (!V || !Alone)
       return;
     std::string Id = spelling(Name);
-    static const llvm::Regex Mask("mask", llvm::Regex::IgnoreCase);
-    if (*V == 32 && isWarpSizeName(Id))
+    if (*V == 32 && WarpSizeName.match(Id))
       report(Value, "W64-LANE-MATH", Severity::Warning,
              "'" + Id + "' defines the warp size as 32; a wavefront has 64 lanes (use warpSize)");
-    else if (*V == 0xffffffffu && Mask.match(Id) && spelling(Value).find_first_of("lL") ==
+    else if (*V == 0xffffffffu && MaskName.match(Id) && spelling(Value).find_first_of("lL") ==
                                                          std::string::npos)
       report(Value, "W64-MASK32", Severity::Note,
              "'" + Id + "' defines a 32-bit full lane mask; a wavefront has 64 lanes "
@@ -123,10 +133,10 @@ private:
       shuffleLoop(I + 1);
   }
 
-  static bool isWarpCall(llvm::StringRef Name) {
-    static const llvm::Regex Sync("^__(shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|uni|"
-                                  "match_any|match_all|reduce_[a-z]+)_sync$");
-    return Name == "__syncwarp" || Sync.match(Name);
+  /// A warp function of the maps that takes a lane mask first.
+  bool isWarpCall(const std::string &Name) const {
+    const ApiEntry *Entry = Map.lookup(Name);
+    return Entry && takesLaneMask(Entry->Warp);
   }
 
   /// `__shfl_down_sync(0xffffffff, ...)`: a 32-bit lane mask.
@@ -154,9 +164,8 @@ private:
   /// a macro never expanded) and reports at the `asm`, the line the AST check
   /// would use: the driver keeps it only where the AST check did not report.
   void inlinePtx(size_t Asm) {
-    static const llvm::Regex Warp("%laneid|%lanemask|%warpid|shfl\\.|vote\\.|activemask");
     for (size_t I = Asm + 1; I < T.size() && I < Asm + 8 && !is(I, tok::semi); ++I)
-      if (is(I, tok::string_literal) && Warp.match(spelling(I))) {
+      if (is(I, tok::string_literal) && isLaneLevelPtx(spelling(I))) {
         const char *Message = "inline PTX with warp-level semantics has no HIP equivalent; use "
                               "the HIP intrinsic (__lane_id(), __ballot, __shfl...)";
         if (DefinitionsOnly)
@@ -165,6 +174,12 @@ private:
           report(I, "W64-INLINE-PTX", Severity::Error, Message);
         return;
       }
+  }
+
+  bool isLaneLevelPtx(const std::string &Literal) const {
+    return llvm::any_of(Map.ptxIdioms(), [&](const PtxIdiom &I) {
+      return I.LaneLevel && Literal.find(I.Ptx) != std::string::npos;
+    });
   }
 
   /// `for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(...)`.
@@ -211,9 +226,6 @@ private:
   /// Whether the operand left of Op mentions a thread index (threadIdx, tid,
   /// lane, ...): scanned back to the start of the expression.
   bool leftOperandIsThreadIndex(size_t Op) const {
-    static const llvm::Regex Index("^(threadIdx|tid|t_?id|lane(_?id)?|thread(_?id|_?idx)?|"
-                                   "local_?id|ltid|idx)$",
-                                   llvm::Regex::IgnoreCase);
     int Depth = 0;
     for (size_t I = Op; I-- > 0 && Op - I < 16;) {
       if (is(I, tok::r_paren))
@@ -223,7 +235,7 @@ private:
       else if (Depth == 0 && (is(I, tok::semi) || is(I, tok::l_brace) || is(I, tok::r_brace) ||
                               is(I, tok::equal) || is(I, tok::comma) || is(I, tok::question)))
         return false;
-      else if (is(I, tok::raw_identifier) && Index.match(spelling(I)))
+      else if (is(I, tok::raw_identifier) && ThreadIndexName.match(spelling(I)))
         return true;
     }
     return false;
@@ -231,16 +243,17 @@ private:
 
   const std::string &Text;
   const std::string &Path;
+  const ApiMap &Map;
   FileFindings &Out;
   std::vector<RawToken> T;
   const bool DefinitionsOnly;
+  const NamePattern WarpSizeName, MaskName, ThreadIndexName;
   std::optional<std::vector<ByteRange>> NvidiaOnly;
 };
 
 } // namespace
 
-std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text) {
-  static const llvm::Regex NvidiaOnly("^__(PTX|NVPTX|HIP_PLATFORM_NVIDIA|HIP_PLATFORM_NVCC)__$");
+std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text, const InlinePtxRules &Rules) {
   std::vector<RawToken> T = lexRaw(Text, 0, Text.size());
   struct Open {
     bool Nvidia;
@@ -267,7 +280,7 @@ std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text) {
       else if (T[End].Kind != tok::l_paren && T[End].Kind != tok::r_paren && S != "defined")
         Plain = false;
     }
-    bool Nvidia = Plain && Names.size() == 1 && NvidiaOnly.match(Names[0]) &&
+    bool Nvidia = Plain && Names.size() == 1 && llvm::is_contained(Rules.NvidiaOnlyMacros, Names[0]) &&
                   Directive != "ifndef";
     unsigned LineEnd = End < T.size() ? T[End].Offset : Text.size();
     if (Directive == "if" || Directive == "ifdef" || Directive == "ifndef") {
@@ -283,9 +296,9 @@ std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text) {
   return Ranges;
 }
 
-void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out,
-                         Wave64Scan What) {
-  Scan(Text, Path, Out, What).run();
+void scanWave64Lexically(const std::string &Text, const std::string &Path, const ApiMap &Map,
+                         FileFindings &Out, Wave64Scan What) {
+  Scan(Text, Path, Map, Out, What).run();
 }
 
 } // namespace cu2dcu

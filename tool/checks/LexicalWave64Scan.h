@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/TranslationResult.h"
+#include "mapping/ApiMap.h"
 
 #include <string>
 #include <vector>
@@ -23,12 +24,14 @@ enum class Wave64Scan {
 
 /// The branches of #if / #ifdef / #elif whose condition is a single macro
 /// that only NVIDIA compiles define and that the translation keeps as written
-/// (__PTX__, __NVPTX__, __HIP_PLATFORM_NVIDIA__): the AMD compile never sees
-/// their code. One pass over the file's raw tokens.
-std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text);
+/// (Rules.NvidiaOnlyMacros: __PTX__, __HIP_PLATFORM_NVIDIA__): the AMD
+/// compile never sees their code. One pass over the file's raw tokens.
+std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text, const InlinePtxRules &Rules);
 
-/// Scans Text for warp-32 assumptions and adds the findings to Out.
-void scanWave64Lexically(const std::string &Text, const std::string &Path, FileFindings &Out,
-                         Wave64Scan What = Wave64Scan::Everything);
+/// Scans Text for warp-32 assumptions and adds the findings to Out. Map gives
+/// the warp functions, the PTX idioms and the spelling patterns
+/// (mappings/device.yaml, mappings/checks/).
+void scanWave64Lexically(const std::string &Text, const std::string &Path, const ApiMap &Map,
+                         FileFindings &Out, Wave64Scan What = Wave64Scan::Everything);
 
 } // namespace cu2dcu

@@ -305,7 +305,7 @@ void Pipeline::readInputs(std::vector<size_t> &Units, std::vector<size_t> &Heade
       R.ModeReason = "no CUDA found";
       // Nothing to translate, but a warp size may still be defined here.
       TranslationResult Scanned;
-      scanWave64Lexically(R.Original, R.Input.Source, Scanned.at(R.Input.Source));
+      scanWave64Lexically(R.Original, R.Input.Source, Map, Scanned.at(R.Input.Source));
       collect(Scanned);
       continue;
     }
@@ -550,7 +550,7 @@ void Pipeline::translateLexically(FileReport &R, ParseFailure Failure, std::stri
   R.ModeReason = std::move(Reason);
   TranslationResult Result;
   Lexical.translateFile(R.Original, R.Input.Source, Result.at(R.Input.Source));
-  scanWave64Lexically(R.Original, R.Input.Source, Result.at(R.Input.Source));
+  scanWave64Lexically(R.Original, R.Input.Source, Map, Result.at(R.Input.Source));
   collect(Result);
   Run.Times[Stage::Match] += Clock.stop();
   // A fallback the user did not ask for is worth a note on the file.
@@ -570,7 +570,7 @@ void Pipeline::addWave64Definitions() {
     if (R.Mode != ParseMode::Ast && R.Mode != ParseMode::AstRecovered)
       continue;
     FileFindings Found;
-    scanWave64Lexically(R.Original, R.Input.Display, Found, Wave64Scan::Definitions);
+    scanWave64Lexically(R.Original, R.Input.Display, Map, Found, Wave64Scan::Definitions);
     for (Diagnostic &D : Found.Diagnostics)
       if (!Reported.count({D.File, D.Line, D.CheckId}))
         Diagnostics.push_back(std::move(D));

@@ -3,6 +3,7 @@
 #include "mapping/InlinePtxMap.h"
 #include "mapping/MapCache.h"
 #include "mapping/MapKeys.h"
+#include "mapping/WarpNamesMap.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -77,6 +78,26 @@ const char *statusName(EntryStatus S) {
     if (Status == S)
       return Name;
   return "?";
+}
+
+bool takesLaneMask(WarpFn Fn) {
+  switch (Fn) {
+  case WarpFn::ShflSync:
+  case WarpFn::ShflUpSync:
+  case WarpFn::ShflDownSync:
+  case WarpFn::ShflXorSync:
+  case WarpFn::BallotSync:
+  case WarpFn::AnySync:
+  case WarpFn::AllSync:
+  case WarpFn::UniSync:
+  case WarpFn::SyncWarp:
+  case WarpFn::MatchAnySync:
+  case WarpFn::MatchAllSync:
+  case WarpFn::ReduceSync:
+    return true;
+  default:
+    return false;
+  }
 }
 
 const char *warpFnName(WarpFn Fn) {
@@ -159,7 +180,13 @@ bool ApiMap::loadDirectory(const std::string &Dir) {
   llvm::sys::path::append(CheckDir, "checks");
   for (const std::string &F : yamlFilesOf(std::string(CheckDir)).value_or(std::vector<std::string>()))
     Ok &= loadFileText(F, "map file", [&](const std::string &Text) {
-      return loadInlinePtx(Text, F, PtxIdioms, Issues);
+      llvm::StringRef Stem = llvm::sys::path::stem(F);
+      if (Stem == "inline_ptx")
+        return loadInlinePtx(Text, F, InlinePtx, Issues);
+      if (Stem == "warp_names")
+        return loadWarpNames(Text, F, Names, Issues);
+      addIssue(F, 0, 0, "a checks/ file is inline_ptx.yaml or warp_names.yaml");
+      return false;
     });
   return Ok;
 }

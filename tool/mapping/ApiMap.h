@@ -9,6 +9,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -150,6 +151,9 @@ struct HipDeclaredFunction {
 
 /// A PTX idiom the W64-INLINE-PTX check recognises in inline assembly, and
 /// what replaces it in HIP (mappings/checks/inline_ptx.yaml).
+/// What a value is to the warp data-flow analysis (an idiom's `yields`).
+enum class LaneValue { None, LaneIndex, LaneMask };
+
 struct PtxIdiom {
   std::string Ptx;  // the spelling searched for: "%laneid", "shfl.sync"
   std::string Hip;  // the HIP replacement; empty where HIP has none
@@ -157,6 +161,50 @@ struct PtxIdiom {
   /// A special register whose plain read (mov.u32 %0, %%laneid;) the finding
   /// offers to rewrite as an assignment of Hip.
   bool Fix = false;
+  /// Lane-level PTX (lane registers, shuffles, votes), which the lexical scan
+  /// reports without an AST.
+  bool LaneLevel = false;
+  /// What an asm output reading it holds, for the warp data-flow analysis.
+  LaneValue Yields = LaneValue::None;
+};
+
+/// mappings/checks/inline_ptx.yaml as a whole.
+struct InlinePtxRules {
+  std::vector<PtxIdiom> Idioms; // in search order
+  /// Text that marks assembly outside device code as PTX, not host assembly.
+  std::vector<std::string> PtxMarkers;
+  /// Macros only NVIDIA compiles define: PTX in their #if branch is left alone.
+  std::vector<std::string> NvidiaOnlyMacros;
+};
+
+/// A 32-bit bit function and its 64-bit form (W64-BALLOT-NARROW).
+struct BitFunction {
+  /// When the rename to Wide is a safe fix: always, only where the argument
+  /// is 64-bit after the translation's fixes, or never (the code around the
+  /// call assumes 32 bits).
+  enum class Fix { Always, WhenWide, Never };
+  std::string Narrow; // __popc
+  std::string Wide;   // __popcll
+  Fix SafeFix = Fix::Never;
+  std::string Note;   // what else changes with 64 bits
+};
+
+/// mappings/checks/warp_names.yaml: the names the wavefront-64 checks treat
+/// as lane values, and the spelling patterns of the lexical scan.
+struct WarpNames {
+  std::set<std::string> LaneIndexFunctions;      // __lane_id(), thread_rank()
+  std::set<std::string> LaneMaskFunctions;       // __ballot64(), __lanemask_lt()
+  std::set<std::string> LanePreservingFunctions; // min(lane, n) is still a lane
+  std::set<std::string> ThreadIndexParameters;   // lower case: a parameter `int tid`
+  std::vector<BitFunction> BitFunctions;
+  const BitFunction *bitFunction(const std::string &Narrow) const;
+  /// Whether Name (either form) counts or finds lanes, which means the same
+  /// on a 64-bit mask (its fix is not Never).
+  bool readsMaskAsWhole(const std::string &Name) const;
+  /// Case-insensitive llvm::Regex patterns over identifiers.
+  std::string WarpSizeNames;    // WARP_SIZE, kWarpSize
+  std::string LaneMaskNames;    // FULL_MASK
+  std::string ThreadIndexNames; // threadIdx, tid, lane
 };
 
 /// One map file's validated entries and the issues found in it, before they
@@ -194,8 +242,12 @@ public:
   const ShimDefinition *lookupShim(const std::string &Name) const;
   /// Functions HIP declares on AMD that CUDA does not (mappings/collisions/).
   const std::vector<HipDeclaredFunction> &hipDeclared() const { return HipDeclared; }
-  /// The PTX idioms of inline assembly, in search order (mappings/checks/).
-  const std::vector<PtxIdiom> &ptxIdioms() const { return PtxIdioms; }
+  /// The PTX idioms of inline assembly, in search order, and where PTX is
+  /// (mappings/checks/inline_ptx.yaml).
+  const std::vector<PtxIdiom> &ptxIdioms() const { return InlinePtx.Idioms; }
+  const InlinePtxRules &inlinePtx() const { return InlinePtx; }
+  /// mappings/checks/warp_names.yaml.
+  const WarpNames &warpNames() const { return Names; }
 
   /// Whether any entry renames a namespace (lets files skip that pass).
   bool hasNamespaces() const { return NamespaceCount > 0; }
@@ -215,7 +267,8 @@ private:
   std::unordered_map<std::string, ApiEntry> HeaderEntries; // #include names
   std::unordered_map<std::string, ShimDefinition> Shims;
   std::vector<HipDeclaredFunction> HipDeclared;
-  std::vector<PtxIdiom> PtxIdioms;
+  InlinePtxRules InlinePtx;
+  WarpNames Names;
   unsigned NamespaceCount = 0;
 };
 
@@ -230,5 +283,8 @@ const char *kindName(EntryKind K);
 const char *statusName(EntryStatus S);
 /// The `warp` value that names Fn ("shfl_down_sync"); "?" for None.
 const char *warpFnName(WarpFn Fn);
+/// Whether a function of role Fn takes the lane mask as its first argument
+/// (the *Sync roles and SyncWarp).
+bool takesLaneMask(WarpFn Fn);
 
 } // namespace cu2dcu

@@ -1,8 +1,8 @@
 #include "mapping/HipDeclared.h"
 
-#include "llvm/ADT/StringExtras.h"
+#include "mapping/FamilyFile.h"
 
-#include <yaml-cpp/yaml.h>
+#include "llvm/ADT/StringExtras.h"
 
 namespace cu2dcu {
 
@@ -17,12 +17,8 @@ namespace {
 
 /// One entry, or an error message about it.
 std::optional<HipDeclaredFunction> readEntry(const YAML::Node &N, std::string &Error) {
-  for (const auto &KV : N)
-    if (std::string Key = KV.first.as<std::string>();
-        Key != "function" && Key != "parameters" && Key != "header" && Key != "hip_since") {
-      Error = "unknown key '" + Key + "'";
-      return std::nullopt;
-    }
+  if (!knownKeys(N, {"function", "parameters", "header", "hip_since"}, Error))
+    return std::nullopt;
   if (!N["function"] || !N["parameters"] || !N["parameters"].IsSequence() || !N["header"] ||
       !N["hip_since"]) {
     Error = "an entry needs 'function', 'parameters' (a list), 'header' and 'hip_since'";
@@ -45,26 +41,19 @@ std::optional<HipDeclaredFunction> readEntry(const YAML::Node &N, std::string &E
 
 bool loadHipDeclared(const std::string &Text, const std::string &Path,
                      std::vector<HipDeclaredFunction> &Out, std::vector<MapLoadIssue> &Issues) {
-  auto Fail = [&](const YAML::Mark &At, std::string Message) {
-    Issues.push_back({Path, unsigned(At.line + 1), unsigned(At.column + 1), std::move(Message)});
-    return false;
-  };
-  try {
-    YAML::Node Root = YAML::Load(Text);
-    if (!Root.IsMap() || !Root["family"] || Root["family"].as<std::string>() != "hip_declared" ||
-        !Root["entries"] || !Root["entries"].IsSequence())
-      return Fail(Root.Mark(), "a hip_declared file has 'family: hip_declared' and 'entries'");
+  FamilyFileReader Reader(Path, Issues);
+  return Reader.read(Text, "hip_declared", {"family", "entries"}, [&](const YAML::Node &Root) {
+    if (!Root["entries"] || !Root["entries"].IsSequence())
+      return Reader.fail(Root.Mark(), "a hip_declared file has a list of 'entries'");
     for (const YAML::Node &N : Root["entries"]) {
       std::string Error;
       std::optional<HipDeclaredFunction> F = N.IsMap() ? readEntry(N, Error) : std::nullopt;
       if (!F)
-        return Fail(N.Mark(), Error.empty() ? "an entry is a mapping" : Error);
+        return Reader.fail(N.Mark(), Error.empty() ? "an entry is a mapping" : Error);
       Out.push_back(std::move(*F));
     }
     return true;
-  } catch (const YAML::Exception &E) {
-    return Fail(E.mark, "malformed hip_declared file: " + E.msg);
-  }
+  });
 }
 
 } // namespace cu2dcu

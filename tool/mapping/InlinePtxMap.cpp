@@ -1,6 +1,6 @@
 #include "mapping/InlinePtxMap.h"
 
-#include <yaml-cpp/yaml.h>
+#include "mapping/FamilyFile.h"
 
 #include <optional>
 
@@ -8,11 +8,25 @@ namespace cu2dcu {
 
 namespace {
 
-const std::set<std::string> EntryKeys = {"ptx", "hip", "note", "fix"};
+const std::set<std::string> EntryKeys = {"ptx", "hip", "note", "fix", "lane_level", "yields"};
+const std::set<std::string> FileKeys = {"family", "ptx_markers", "nvidia_only_macros", "entries"};
 
-std::string scalar(const YAML::Node &N, const char *Key) {
-  YAML::Node V = N[Key];
-  return V && V.IsScalar() ? V.Scalar() : std::string();
+bool readFlag(const YAML::Node &N, const char *Key, bool &Out, const PtxIdiom &I,
+              std::string &Error) {
+  if (N[Key] && !YAML::convert<bool>::decode(N[Key], Out))
+    Error = "'" + I.Ptx + "': " + Key + " must be true or false";
+  return Error.empty();
+}
+
+bool readYields(const YAML::Node &N, PtxIdiom &I, std::string &Error) {
+  std::string Yields = yamlScalar(N, "yields");
+  if (Yields == "lane_index")
+    I.Yields = LaneValue::LaneIndex;
+  else if (Yields == "lane_mask")
+    I.Yields = LaneValue::LaneMask;
+  else if (N["yields"])
+    Error = "'" + I.Ptx + "': yields is lane_index or lane_mask";
+  return Error.empty();
 }
 
 /// One idiom, or the error message about it.
@@ -21,27 +35,19 @@ std::optional<PtxIdiom> readIdiom(const YAML::Node &N, std::string &Error) {
     Error = "an entry is a mapping";
     return std::nullopt;
   }
-  for (const auto &KV : N)
-    if (std::string Key = KV.first.as<std::string>(); !EntryKeys.count(Key)) {
-      Error = "unknown key '" + Key + "'";
-      return std::nullopt;
-    }
+  if (!knownKeys(N, EntryKeys, Error))
+    return std::nullopt;
   PtxIdiom I;
-  I.Ptx = scalar(N, "ptx");
-  I.Hip = scalar(N, "hip");
-  I.Note = scalar(N, "note");
-  if (I.Ptx.empty()) {
+  I.Ptx = yamlScalar(N, "ptx");
+  I.Hip = yamlScalar(N, "hip");
+  I.Note = yamlScalar(N, "note");
+  if (I.Ptx.empty())
     Error = "an entry needs a 'ptx' spelling";
-    return std::nullopt;
-  }
-  if (I.Hip.empty() == I.Note.empty()) {
+  else if (I.Hip.empty() == I.Note.empty())
     Error = "'" + I.Ptx + "': an idiom gives 'hip' or 'note', one of them";
+  if (!Error.empty() || !readFlag(N, "fix", I.Fix, I, Error) ||
+      !readFlag(N, "lane_level", I.LaneLevel, I, Error) || !readYields(N, I, Error))
     return std::nullopt;
-  }
-  if (N["fix"] && !YAML::convert<bool>::decode(N["fix"], I.Fix)) {
-    Error = "'" + I.Ptx + "': fix must be true or false";
-    return std::nullopt;
-  }
   if (I.Fix && (I.Hip.empty() || I.Ptx[0] != '%')) {
     Error = "'" + I.Ptx + "': fix is for a special register (%name) with a 'hip' replacement";
     return std::nullopt;
@@ -52,21 +58,17 @@ std::optional<PtxIdiom> readIdiom(const YAML::Node &N, std::string &Error) {
 } // namespace
 
 const std::set<std::string> &inlinePtxEntryKeys() { return EntryKeys; }
+const std::set<std::string> &inlinePtxFileKeys() { return FileKeys; }
 
-bool loadInlinePtx(const std::string &Text, const std::string &Path, std::vector<PtxIdiom> &Out,
+bool loadInlinePtx(const std::string &Text, const std::string &Path, InlinePtxRules &Out,
                    std::vector<MapLoadIssue> &Issues) {
-  auto Fail = [&](const YAML::Mark &At, std::string Message) {
-    Issues.push_back({Path, unsigned(At.line + 1), unsigned(At.column + 1), std::move(Message)});
-    return false;
-  };
-  try {
-    YAML::Node Root = YAML::Load(Text);
-    if (!Root.IsMap() || scalar(Root, "family") != "inline_ptx" || !Root["entries"] ||
-        !Root["entries"].IsSequence())
-      return Fail(Root.Mark(), "an inline_ptx file has 'family: inline_ptx' and 'entries'");
-    for (const auto &KV : Root)
-      if (std::string Key = KV.first.as<std::string>(); Key != "family" && Key != "entries")
-        return Fail(KV.first.Mark(), "unknown top-level key '" + Key + "'");
+  FamilyFileReader Reader(Path, Issues);
+  return Reader.read(Text, "inline_ptx", FileKeys, [&](const YAML::Node &Root) {
+    if (!Root["entries"] || !Root["entries"].IsSequence())
+      return Reader.fail(Root.Mark(), "an inline_ptx file has a list of 'entries'");
+    if (!Reader.strings(Root, "ptx_markers", Out.PtxMarkers) ||
+        !Reader.strings(Root, "nvidia_only_macros", Out.NvidiaOnlyMacros))
+      return false;
     std::set<std::string> Seen;
     for (const YAML::Node &N : Root["entries"]) {
       std::string Error;
@@ -74,13 +76,11 @@ bool loadInlinePtx(const std::string &Text, const std::string &Path, std::vector
       if (I && !Seen.insert(I->Ptx).second)
         Error = "'" + I->Ptx + "' is listed twice";
       if (!Error.empty())
-        return Fail(N.Mark(), Error);
-      Out.push_back(std::move(*I));
+        return Reader.fail(N.Mark(), Error);
+      Out.Idioms.push_back(std::move(*I));
     }
     return true;
-  } catch (const YAML::Exception &E) {
-    return Fail(E.mark, "malformed inline_ptx file: " + E.msg);
-  }
+  });
 }
 
 } // namespace cu2dcu

@@ -9,7 +9,6 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace cu2dcu {
 
@@ -62,14 +61,6 @@ llvm::StringRef builtinVariable(const Expr *E) {
   return {};
 }
 
-static bool isThreadParamName(llvm::StringRef Name) {
-  std::string Lower = Name.lower();
-  return llvm::StringSwitch<bool>(Lower)
-      .Cases({"tid", "tidx", "thread_id", "threadid", "thread_idx", "ltid", "local_tid"}, true)
-      .Cases({"lane", "lane_id", "laneid", "lane_idx", "laneidx"}, true)
-      .Default(false);
-}
-
 std::string calleeName(const CallExpr *Call) {
   if (!Call || !Call->getCallee())
     return {};
@@ -112,25 +103,7 @@ bool WarpCall::isShuffle() const {
   }
 }
 
-bool WarpCall::isSync() const {
-  switch (Fn) {
-  case WarpFn::ShflSync:
-  case WarpFn::ShflUpSync:
-  case WarpFn::ShflDownSync:
-  case WarpFn::ShflXorSync:
-  case WarpFn::BallotSync:
-  case WarpFn::AnySync:
-  case WarpFn::AllSync:
-  case WarpFn::UniSync:
-  case WarpFn::SyncWarp:
-  case WarpFn::MatchAnySync:
-  case WarpFn::MatchAllSync:
-  case WarpFn::ReduceSync:
-    return true;
-  default:
-    return false;
-  }
-}
+bool WarpCall::isSync() const { return takesLaneMask(Fn); }
 
 int WarpCall::offsetArg() const {
   if (!isShuffle())
@@ -278,7 +251,8 @@ struct Def {
 
 class FlowCollector : public RecursiveASTVisitor<FlowCollector> {
 public:
-  explicit FlowCollector(FunctionFlow &Flow) : Flow(Flow) {}
+  FlowCollector(FunctionFlow &Flow, const std::vector<PtxIdiom> &Idioms)
+      : Flow(Flow), Idioms(Idioms) {}
   std::vector<Def> Defs;
 
   bool VisitVarDecl(VarDecl *V) {
@@ -307,10 +281,9 @@ public:
   bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
     std::string Text = Asm->getAsmString();
     unsigned Bits = 0;
-    if (Text.find("%laneid") != std::string::npos)
-      Bits |= TaintThread;
-    if (Text.find("%lanemask") != std::string::npos)
-      Bits |= TaintBallot;
+    for (const PtxIdiom &I : Idioms)
+      if (I.Yields != LaneValue::None && Text.find(I.Ptx) != std::string::npos)
+        Bits |= I.Yields == LaneValue::LaneIndex ? TaintThread : TaintBallot;
     for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
       if (const VarDecl *V = varOf(Asm->getOutputExpr(I))) {
         Flow.Assigned.insert(V);
@@ -332,6 +305,7 @@ public:
 
 private:
   FunctionFlow &Flow;
+  const std::vector<PtxIdiom> &Idioms;
 };
 
 } // namespace
@@ -346,9 +320,10 @@ const FunctionFlow &WarpAnalysis::flow(const FunctionDecl *F, ASTContext &Ctx) {
   Slot = std::make_unique<FunctionFlow>();
   FunctionFlow &Flow = *Slot;
   for (const ParmVarDecl *P : F->parameters())
-    if (P->getIdentifier() && isThreadParamName(P->getName()) && P->getType()->isIntegerType())
+    if (P->getIdentifier() && P->getType()->isIntegerType() &&
+        Map.warpNames().ThreadIndexParameters.count(P->getName().lower()))
       Flow.Vars[P] = TaintThread;
-  FlowCollector Collector(Flow);
+  FlowCollector Collector(Flow, Map.ptxIdioms());
   Collector.TraverseStmt(F->getBody());
   for (int Round = 0; Round < 8; ++Round) {
     bool Changed = false;
@@ -485,14 +460,13 @@ unsigned WarpAnalysis::callTaint(const CallExpr *Call, const FunctionFlow &Flow,
   default:
     break;
   }
-  // HIP's lane functions, which ported or hand-written helpers spell the same.
+  const WarpNames &Names = Map.warpNames();
   std::string Name = calleeName(Call);
-  if (Name == "__ballot64" || Name == "__lanemask_lt" || Name == "__lanemask_le" ||
-      Name == "__lanemask_gt" || Name == "__lanemask_ge" || Name == "__lanemask_eq")
+  if (Names.LaneMaskFunctions.count(Name))
     return TaintBallot;
-  if (Name == "__lane_id" || Name == "thread_rank")
+  if (Names.LaneIndexFunctions.count(Name))
     return TaintThread;
-  if (Name == "min" || Name == "max" || Name == "umin" || Name == "umax") {
+  if (Names.LanePreservingFunctions.count(Name)) {
     unsigned Bits = 0;
     for (const Expr *Arg : Call->arguments())
       Bits |= taint(Arg, Flow, Ctx) & (TaintThread | TaintBlockDim);

@@ -1,0 +1,107 @@
+#include "mapping/WarpNamesMap.h"
+
+#include "mapping/FamilyFile.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+#include <optional>
+
+namespace cu2dcu {
+
+namespace {
+
+const std::set<std::string> FileKeys = {
+    "family",          "lane_index_functions", "lane_mask_functions", "lane_preserving_functions",
+    "thread_index_parameters", "bit_functions", "warp_size_names", "lane_mask_names",
+    "thread_index_names"};
+const std::set<std::string> BitFunctionKeys = {"narrow", "wide", "fix", "note"};
+
+/// Root[Key], a required regular expression.
+bool readPattern(FamilyFileReader &Reader, const YAML::Node &Root, const char *Key,
+                 std::string &Out) {
+  Out = yamlScalar(Root, Key);
+  std::string Error;
+  if (Out.empty())
+    return Reader.fail(Root.Mark(), std::string("a warp_names file gives '") + Key + "'");
+  if (!llvm::Regex(Out).isValid(Error))
+    return Reader.fail(Root[Key].Mark(),
+                       std::string(Key) + " is not a regular expression: " + Error);
+  return true;
+}
+
+std::optional<BitFunction> readBitFunction(const YAML::Node &N, std::string &Error) {
+  if (!N.IsMap() || !knownKeys(N, BitFunctionKeys, Error)) {
+    Error = Error.empty() ? "a bit function is a mapping" : Error;
+    return std::nullopt;
+  }
+  BitFunction F{yamlScalar(N, "narrow"), yamlScalar(N, "wide"), BitFunction::Fix::Never,
+                yamlScalar(N, "note")};
+  std::string Fix = yamlScalar(N, "fix");
+  if (F.Narrow.empty() || F.Wide.empty())
+    Error = "a bit function gives 'narrow' and 'wide'";
+  else if (Fix == "always" || Fix == "when_wide")
+    F.SafeFix = Fix == "always" ? BitFunction::Fix::Always : BitFunction::Fix::WhenWide;
+  else if (Fix != "never")
+    Error = "'" + F.Narrow + "': fix is always, when_wide or never";
+  return Error.empty() ? std::optional<BitFunction>(F) : std::nullopt;
+}
+
+bool readBitFunctions(FamilyFileReader &Reader, const YAML::Node &Root, WarpNames &Out) {
+  YAML::Node List = Root["bit_functions"];
+  if (!List)
+    return true;
+  if (!List.IsSequence())
+    return Reader.fail(List.Mark(), "bit_functions is a list");
+  for (const YAML::Node &N : List) {
+    std::string Error;
+    std::optional<BitFunction> F = readBitFunction(N, Error);
+    if (!F)
+      return Reader.fail(N.Mark(), Error);
+    Out.BitFunctions.push_back(std::move(*F));
+  }
+  return true;
+}
+
+bool readParameters(FamilyFileReader &Reader, const YAML::Node &Root, WarpNames &Out) {
+  std::vector<std::string> Names;
+  if (!Reader.strings(Root, "thread_index_parameters", Names))
+    return false;
+  for (const std::string &Name : Names)
+    Out.ThreadIndexParameters.insert(llvm::StringRef(Name).lower());
+  return true;
+}
+
+} // namespace
+
+const BitFunction *WarpNames::bitFunction(const std::string &Narrow) const {
+  for (const BitFunction &F : BitFunctions)
+    if (F.Narrow == Narrow)
+      return &F;
+  return nullptr;
+}
+
+bool WarpNames::readsMaskAsWhole(const std::string &Name) const {
+  return llvm::any_of(BitFunctions, [&](const BitFunction &F) {
+    return F.SafeFix != BitFunction::Fix::Never && (F.Narrow == Name || F.Wide == Name);
+  });
+}
+
+const std::set<std::string> &warpNamesFileKeys() { return FileKeys; }
+const std::set<std::string> &warpNamesBitFunctionKeys() { return BitFunctionKeys; }
+
+bool loadWarpNames(const std::string &Text, const std::string &Path, WarpNames &Out,
+                   std::vector<MapLoadIssue> &Issues) {
+  FamilyFileReader Reader(Path, Issues);
+  return Reader.read(Text, "warp_names", FileKeys, [&](const YAML::Node &Root) {
+    return Reader.strings(Root, "lane_index_functions", Out.LaneIndexFunctions) &&
+           Reader.strings(Root, "lane_mask_functions", Out.LaneMaskFunctions) &&
+           Reader.strings(Root, "lane_preserving_functions", Out.LanePreservingFunctions) &&
+           readParameters(Reader, Root, Out) && readBitFunctions(Reader, Root, Out) &&
+           readPattern(Reader, Root, "warp_size_names", Out.WarpSizeNames) &&
+           readPattern(Reader, Root, "lane_mask_names", Out.LaneMaskNames) &&
+           readPattern(Reader, Root, "thread_index_names", Out.ThreadIndexNames);
+  });
+}
+
+} // namespace cu2dcu
