@@ -69,4 +69,17 @@ TEST(CompileFlagsTest, HostOptionsAreNotTheCommandsOwn) {
             Words{"-DDEV"});
 }
 
+TEST(CompileFlagsTest, PathOptionsAreReadAsTheDriverReadsThem) {
+  // Joined and separate forms alike; a value that looks like an option
+  // (-DX=-Inot, the path after -include) is not one.
+  std::vector<std::string> Seen;
+  forEachPathFlag(Words{"-Iinc", "-I", "sep", "-isystem", "/sys", "-iquote", "q", "-include",
+                        "-Ipre.h", "-DX=-Inot", "-std=c++17"},
+                  [&](PathFlag Kind, llvm::StringRef Value) {
+                    const char *Names[] = {"I", "isystem", "iquote", "include"};
+                    Seen.push_back(std::string(Names[int(Kind)]) + ":" + Value.str());
+                  });
+  EXPECT_EQ(Seen, (Words{"I:inc", "I:sep", "isystem:/sys", "iquote:q", "include:-Ipre.h"}));
+}
+
 } // namespace

@@ -357,10 +357,10 @@ void addTreeIncludeFallbacks(const std::vector<std::string> &SystemRoots,
   TreeHeaders Tree(Headers);
   for (InputFile &F : Files)
     if (F.Action == FileAction::Translate && !F.IsHeader) {
-      std::vector<std::string> Flags = F.CompileFlags, IncludeDirs;
-      forEachPathFlag(Flags, [&](const std::string &Flag, std::string &Dir) {
-        if (Flag == "-I")
-          IncludeDirs.push_back(Dir);
+      std::vector<std::string> IncludeDirs;
+      forEachPathFlag(F.CompileFlags, [&](PathFlag Kind, llvm::StringRef Dir) {
+        if (Kind == PathFlag::Include)
+          IncludeDirs.push_back(Dir.str());
       });
       llvm::append_range(F.CompileFlags, Tree.fallbackFlags(F.Source, IncludeDirs, SystemRoots));
     }

@@ -1,6 +1,7 @@
 #include "discover/ProjectHeaders.h"
 
 #include "discover/InputDiscovery.h"
+#include "parse/CompileFlags.h"
 
 #include "clang/Basic/TokenKinds.h"
 #include "clang/Lex/DependencyDirectivesScanner.h"
@@ -52,18 +53,18 @@ std::string realOr(const std::string &Path) {
   return fs::real_path(Path, Real) ? Path : Real.str().str();
 }
 
-IncludeSearch searchOf(std::vector<std::string> Flags) {
+IncludeSearch searchOf(const std::vector<std::string> &Flags) {
   IncludeSearch S;
   std::vector<std::string> Iquote;
-  forEachPathFlag(Flags, [&](const std::string &Flag, std::string &Value) {
-    if (Flag == "-I")
-      S.Angled.push_back(Value);
-    else if (Flag == "-iquote")
-      Iquote.push_back(Value);
-    else if (Flag == "-include")
-      S.Forced.push_back(Value);
+  forEachPathFlag(Flags, [&](PathFlag Kind, llvm::StringRef Value) {
+    if (Kind == PathFlag::Include)
+      S.Angled.push_back(Value.str());
+    else if (Kind == PathFlag::Quote)
+      Iquote.push_back(Value.str());
+    else if (Kind == PathFlag::Forced)
+      S.Forced.push_back(Value.str());
     else
-      S.System.push_back(realOr(Value));
+      S.System.push_back(realOr(Value.str()));
   });
   S.Quoted = std::move(Iquote);
   S.Quoted.insert(S.Quoted.end(), S.Angled.begin(), S.Angled.end());

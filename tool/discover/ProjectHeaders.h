@@ -12,11 +12,6 @@
 
 namespace cu2dcu {
 
-/// Calls Visit(Flag, Value) for each path option (-I, -isystem, -iquote,
-/// -include) of a command's flags, joined (-Iinc) or separate (-I inc);
-/// Visit may change the value in place.
-template <typename Fn> void forEachPathFlag(std::vector<std::string> &Flags, Fn Visit);
-
 /// The header names of a file's #include, #include_next and #import lines,
 /// with their delimiters ("a.h", <b/c.h>), from clang's directive scanner.
 std::vector<std::string> includedNames(const std::string &Text);
@@ -33,24 +28,5 @@ std::vector<ReachedHeader>
 findProjectHeaders(const std::vector<std::string> &Sources,
                    const std::vector<std::vector<std::string>> &SourceFlags,
                    const std::vector<std::string> &SystemRoots);
-
-// --- template definition ------------------------------------------------------
-
-template <typename Fn> void forEachPathFlag(std::vector<std::string> &Flags, Fn Visit) {
-  static const char *const PathFlags[] = {"-I", "-isystem", "-iquote", "-include"};
-  for (size_t I = 0; I < Flags.size(); ++I)
-    for (std::string Flag : PathFlags) {
-      if (Flags[I] == Flag && I + 1 < Flags.size()) {
-        Visit(Flag, Flags[++I]);
-        break;
-      }
-      if (Flags[I].compare(0, Flag.size(), Flag) == 0 && Flags[I].size() > Flag.size()) {
-        std::string Value = Flags[I].substr(Flag.size());
-        Visit(Flag, Value);
-        Flags[I] = Flag + Value;
-        break;
-      }
-    }
-}
 
 } // namespace cu2dcu

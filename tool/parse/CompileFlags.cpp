@@ -4,6 +4,8 @@
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/Path.h"
 
+#include <optional>
+
 namespace cu2dcu {
 
 namespace {
@@ -85,6 +87,38 @@ std::vector<std::string> portableCompileFlags(llvm::ArrayRef<std::string> Comman
     }
   }
   return Flags;
+}
+
+namespace {
+
+std::optional<PathFlag> pathFlagOf(const llvm::opt::Option &O) {
+  switch (O.getID()) {
+  case opts::OPT_I:
+    return PathFlag::Include;
+  case opts::OPT_isystem:
+    return PathFlag::System;
+  case opts::OPT_iquote:
+    return PathFlag::Quote;
+  case opts::OPT_include:
+    return PathFlag::Forced;
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+void forEachPathFlag(llvm::ArrayRef<std::string> Flags,
+                     llvm::function_ref<void(PathFlag, llvm::StringRef)> Visit) {
+  std::vector<const char *> Argv;
+  for (const std::string &F : Flags)
+    Argv.push_back(F.c_str());
+  unsigned MissingIndex = 0, MissingCount = 0;
+  llvm::opt::InputArgList Args = clang::getDriverOptTable().ParseArgs(
+      Argv, MissingIndex, MissingCount, llvm::opt::Visibility(opts::ClangOption));
+  for (const llvm::opt::Arg *A : Args)
+    if (std::optional<PathFlag> Kind = pathFlagOf(A->getOption()); Kind && A->getNumValues() == 1)
+      Visit(*Kind, A->getValue());
 }
 
 } // namespace cu2dcu

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
@@ -26,5 +27,14 @@ using NvccOptionNames = std::map<std::string, bool, std::less<>>;
 std::vector<std::string> portableCompileFlags(llvm::ArrayRef<std::string> CommandLine,
                                               llvm::StringRef Directory,
                                               const NvccOptionNames &Nvcc);
+
+/// The path options of a command, as the compiler reads them.
+enum class PathFlag { Include /* -I */, System /* -isystem */, Quote /* -iquote */,
+                      Forced /* -include */ };
+
+/// Calls Visit(Kind, Value) for each path option of Flags, joined (-Iinc) or
+/// separate (-I inc), as clang's driver option table reads them.
+void forEachPathFlag(llvm::ArrayRef<std::string> Flags,
+                     llvm::function_ref<void(PathFlag, llvm::StringRef)> Visit);
 
 } // namespace cu2dcu
