@@ -1,13 +1,21 @@
 """Extract the names declared by installed CUDA and HIP headers.
 
 Used by generate.py (to write the maps) and verify.py (to check them).
-Nothing is cached: every call runs clang-22 on a small translation unit that
-includes the requested headers and reads its textual AST dump (for functions,
-types, enumerators, variables, namespaces) and its `-E -dD` output (for
-macros).  Each name is attributed to the header file that declares it.
+Each scan runs clang-22 on a small translation unit that includes the
+requested headers and reads its textual AST dump (for functions, types,
+enumerators, variables, namespaces) and its `-E -dD` output (for macros).
+Each name is attributed to the header file that declares it.
+
+With CU2DCU_HDRSCAN_CACHE set to a folder (the tests set it in the build
+tree), a scan's result is kept there and reused while the compiler, the
+command and every file the compile read (its -MD dependency list, by size and
+modification time) are unchanged; without it nothing is cached.
 """
+import hashlib
+import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -97,14 +105,56 @@ _AFTER = re.compile(
     r"([A-Za-z_]\w*)")
 
 
-def _run(args, src):
+def _run(args, src, deps=False):
+    """clang's output on src; with deps, also the files the compile read."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "tu.cpp")
         with open(path, "w") as f:
             f.write(src)
-        p = subprocess.run([CLANG] + args + [path], stdout=subprocess.PIPE,
+        depfile = os.path.join(d, "tu.d")
+        extra = ["-MD", "-MF", depfile] if deps else []
+        p = subprocess.run([CLANG] + args + extra + [path], stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, text=True, errors="replace")
-        return p.stdout
+        if not deps:
+            return p.stdout
+        with open(depfile) as f:
+            words = f.read().replace("\\\n", " ").split()
+        return p.stdout, [w for w in words[1:] if w != path]
+
+
+def _stamp(path):
+    try:
+        st = os.stat(path)
+        return [st.st_size, st.st_mtime_ns]
+    except OSError:
+        return None
+
+
+def _cached_scan(tag, args, src, roots, parse):
+    """parse(clang's output on src), through the cache of CU2DCU_HDRSCAN_CACHE
+    when it is set (JSON-able results only)."""
+    cache = os.environ.get("CU2DCU_HDRSCAN_CACHE")
+    if not cache:
+        return parse(_run(args, src))
+    compiler = os.path.realpath(shutil.which(CLANG) or CLANG)
+    key = hashlib.sha256(json.dumps([tag, compiler, _stamp(compiler), args, src, roots],
+                                    sort_keys=True).encode()).hexdigest()
+    path = os.path.join(cache, key + ".json")
+    try:
+        with open(path) as f:
+            entry = json.load(f)
+        if all(_stamp(dep) == stamp for dep, stamp in entry["inputs"]):
+            return entry["result"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    out, deps = _run(args, src, deps=True)
+    result = parse(out)
+    os.makedirs(cache, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=cache, suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        json.dump({"inputs": [[d, _stamp(d)] for d in deps], "result": result}, f)
+    os.replace(tmp, path)  # concurrent tests: the last complete write wins
+    return result
 
 
 def predefined_macros(side, tree=None):
@@ -203,8 +253,15 @@ def scan_decls(headers, side, extra_src="", tree=None):
     """
     flags, roots = _side(side, tree)
     src = extra_src + "".join('#include <%s>\n' % h for h in headers)
-    out = _run(flags + ["-ferror-limit=0", "-fsyntax-only", "-fno-color-diagnostics",
-                        "-Xclang", "-ast-dump"], src)
+    args = flags + ["-ferror-limit=0", "-fsyntax-only", "-fno-color-diagnostics",
+                    "-Xclang", "-ast-dump"]
+    found = _cached_scan("decls", args, src, roots, lambda out: {
+        name: [kind, sorted(hdrs)] for name, (kind, hdrs) in _parse_decls(out, roots).items()})
+    return {name: (kind, set(hdrs)) for name, (kind, hdrs) in found.items()}
+
+
+def _parse_decls(out, roots):
+    """{name: (kind, {headers})} of a textual AST dump."""
     result = {}
     last_file = None
     stack = []   # (depth, namespace name or None, is_enum)
@@ -271,7 +328,13 @@ def scan_macros(headers, side, extra_src="", tree=None):
     """Return {macro: {headers}} for object- and function-like macros."""
     flags, roots = _side(side, tree)
     src = extra_src + "".join('#include <%s>\n' % h for h in headers)
-    out = _run(flags + ["-E", "-dD", "-ferror-limit=0"], src)
+    found = _cached_scan("macros", flags + ["-E", "-dD", "-ferror-limit=0"], src, roots,
+                         lambda out: {m: sorted(h) for m, h in _parse_macros(out, roots).items()})
+    return {m: set(h) for m, h in found.items()}
+
+
+def _parse_macros(out, roots):
+    """{macro: {headers}} of `-E -dD` output."""
     result = {}
     cur = None
     for line in out.splitlines():

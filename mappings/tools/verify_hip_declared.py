@@ -3,9 +3,15 @@
 of each entry's function (or operator) must compile against HIP 5.2 (hipcc)
 and HIP 6.4 (clang++-22 with the headers scripts/fetch-hip64.sh unpacks),
 and must not compile with nvcc against CUDA. Exit 1 on a wrong entry, 2 when
-a toolchain is missing (never a silent pass)."""
+a toolchain is missing (never a silent pass).
+
+Each compiler sees every entry's use at once, each in a function of its own,
+and an entry fails where an error points into its function; when an error
+cannot be placed in one (it points into a header), every entry is compiled
+alone."""
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,7 +28,7 @@ import golden  # noqa: E402  (the HIP 6.4 compile command)
 VECTOR_PROBE = "float4"
 
 
-def probe(entry):
+def probe(entry, name="probe"):
     """Device code that uses the entry's function with its parameter types."""
     types = [VECTOR_PROBE if t == "VECTOR" else t for t in entry["parameters"]]
     decls = "".join("  %s a%d{};\n" % (t, i) for i, t in enumerate(types))
@@ -32,17 +38,38 @@ def probe(entry):
         use = "a0 %s a1" % op if len(types) == 2 else "%sa0" % op
     else:
         use = "%s(%s)" % (fn, ", ".join("a%d" % i for i in range(len(types))))
-    return "__device__ void probe() {\n%s  (void)(%s);\n}\n" % (decls, use)
+    return "__device__ void %s() {\n%s  (void)(%s);\n}\n" % (name, decls, use)
 
 
-def compiles(command, source_text, suffix):
+def compile_probe(command, source_text, suffix):
+    """(whether it compiles, the compiler's output lines)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "probe" + suffix)
         with open(path, "w") as f:
             f.write("#include <%s>\n%s" % ("cuda_runtime.h" if suffix == ".cu" else
                                            "hip/hip_runtime.h", source_text))
         run = subprocess.run(command(path), capture_output=True, text=True)
-        return run.returncode == 0, (run.stdout + run.stderr).strip().splitlines()[:3]
+        return run.returncode == 0, (run.stdout + run.stderr).strip().splitlines()
+
+
+# clang's "probe.hip:12:5: error:" and nvcc's "probe.cu(12): error:"
+ERROR_LINE = re.compile(r"probe\.(?:hip|cu)(?::(\d+):\d+|\((\d+)\)): error")
+
+
+def failing_entries(command, entries, suffix):
+    """The indexes of the entries whose use does not compile, from one compile
+    of them all; None when an error points outside every entry's function."""
+    functions = [probe(e, "probe%d" % i) for i, e in enumerate(entries)]
+    first_lines, line = [], 2  # line 1 is the #include
+    for text in functions:
+        first_lines.append(line)
+        line += text.count("\n")
+    ok, output = compile_probe(command, "".join(functions), suffix)
+    if ok:
+        return set()
+    lines = [int(a or b) for a, b in ERROR_LINE.findall("\n".join(output))]
+    owners = {max((i for i, f in enumerate(first_lines) if f <= n), default=None) for n in lines}
+    return None if not lines or None in owners else owners
 
 
 def main():
@@ -63,25 +90,29 @@ def main():
         return 2
     toolchains = [
         ("HIP 5.2", True, ".hip", lambda p: [a.hipcc, "-x", "hip", "--offload-arch=gfx906",
-                                             "-std=c++17", "-fsyntax-only", p]),
-        ("HIP 6.4", True, ".hip", lambda p: golden.hip64_command(a.clang, a.hip64_prefix, [], p)),
+                                             "-std=c++17", "-fsyntax-only", "-ferror-limit=0", p]),
+        ("HIP 6.4", True, ".hip", lambda p: golden.hip64_command(a.clang, a.hip64_prefix,
+                                                                 ["-ferror-limit=0"], p)),
         ("CUDA", False, ".cu", lambda p: [a.nvcc, "-x", "cu", "-arch=sm_90", "-std=c++17", "-cuda",
                                           "-fdevice-syntax-only", "-o", os.devnull, p]),
     ]
     with open(a.map) as f:
         entries = yaml.safe_load(f)["entries"]
     errors = 0
-    for entry in entries:
-        signature = "%s(%s)" % (entry["function"], ", ".join(entry["parameters"]))
-        for name, expected, suffix, command in toolchains:
-            ok, output = compiles(command, probe(entry), suffix)
-            if ok != expected:
-                errors += 1
-                print("%s: %s under %s, expected it %s" % (
-                    signature, "compiles" if ok else "does not compile", name,
-                    "to compile" if expected else "not to"))
-                for line in output:
-                    print("    " + line)
+    for name, expected, suffix, command in toolchains:
+        failing = failing_entries(command, entries, suffix)
+        for i, entry in enumerate(entries):
+            alone = None if failing is not None else compile_probe(command, probe(entry), suffix)
+            ok = i not in failing if failing is not None else alone[0]
+            if ok == expected:
+                continue
+            errors += 1
+            print("%s(%s): %s under %s, expected it %s" % (
+                entry["function"], ", ".join(entry["parameters"]),
+                "compiles" if ok else "does not compile", name,
+                "to compile" if expected else "not to"))
+            for line in (alone or compile_probe(command, probe(entry), suffix))[1][:3]:
+                print("    " + line)
     print("%d entries, %d errors" % (len(entries), errors))
     return 1 if errors else 0
 
