@@ -49,6 +49,7 @@ __global__ void k(int *out) {
   int w = my_shuffle_sync(0xffffffff, v);
   asm("mov.u32 %0, %%laneid;" : "=r"(v));
   out[threadIdx.x % 32] = v + w;
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
 }
 )cu";
 
@@ -71,7 +72,7 @@ entries:
 TEST_F(LexicalWave64ScanTest, FindsWhatTheMapsName) {
   EXPECT_EQ(scan(Source, mapOf(DeviceMap, Names, Ptx)),
             (std::vector<std::string>{"1:W64-LANE-MATH", "4:W64-MASK32", "6:W64-INLINE-PTX",
-                                      "7:W64-LANE-MATH"}));
+                                      "7:W64-LANE-MATH", "8:W64-SHFL-OFFSET", "8:W64-MASK32"}));
 }
 
 TEST_F(LexicalWave64ScanTest, FindsNothingTheMapsDoNotName) {
@@ -91,7 +92,8 @@ TEST_F(LexicalWave64ScanTest, AUsersEntryAndPatternAreFoundToo) {
                       "lane_mask_names: mask\nthread_index_names: '^threadIdx$'\n";
   EXPECT_EQ(scan(Source, mapOf(Device, Wider, Ptx)),
             (std::vector<std::string>{"1:W64-LANE-MATH", "2:W64-LANE-MATH", "4:W64-MASK32",
-                                      "5:W64-MASK32", "6:W64-INLINE-PTX", "7:W64-LANE-MATH"}));
+                                      "5:W64-MASK32", "6:W64-INLINE-PTX", "7:W64-LANE-MATH",
+                                      "8:W64-SHFL-OFFSET", "8:W64-MASK32"}));
 }
 
 } // namespace

@@ -134,9 +134,11 @@ private:
   }
 
   /// A warp function of the maps that takes a lane mask first.
-  bool isWarpCall(const std::string &Name) const {
+  bool isWarpCall(const std::string &Name) const { return takesLaneMask(warpRole(Name)); }
+  bool isShuffle(const std::string &Name) const { return isShuffleRole(warpRole(Name)); }
+  WarpFn warpRole(const std::string &Name) const {
     const ApiEntry *Entry = Map.lookup(Name);
-    return Entry && takesLaneMask(Entry->Warp);
+    return Entry ? Entry->Warp : WarpFn::None;
   }
 
   /// `__shfl_down_sync(0xffffffff, ...)`: a 32-bit lane mask.
@@ -196,7 +198,7 @@ private:
     if (!Sixteen)
       return;
     for (size_t I = Close + 1; I < T.size() && I < Close + 40; ++I)
-      if (is(I, tok::raw_identifier) && llvm::StringRef(spelling(I)).starts_with("__shfl")) {
+      if (is(I, tok::raw_identifier) && isShuffle(spelling(I))) {
         report(*Sixteen, "W64-SHFL-OFFSET", Severity::Warning,
                "shuffle loop starting at offset 16 reduces 32 lanes; a wavefront has 64 "
                "(start at warpSize / 2)");

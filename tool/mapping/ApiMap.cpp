@@ -80,6 +80,22 @@ const char *statusName(EntryStatus S) {
   return "?";
 }
 
+bool isShuffleRole(WarpFn Fn) {
+  switch (Fn) {
+  case WarpFn::ShflSync:
+  case WarpFn::ShflUpSync:
+  case WarpFn::ShflDownSync:
+  case WarpFn::ShflXorSync:
+  case WarpFn::Shfl:
+  case WarpFn::ShflUp:
+  case WarpFn::ShflDown:
+  case WarpFn::ShflXor:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool takesLaneMask(WarpFn Fn) {
   switch (Fn) {
   case WarpFn::ShflSync:

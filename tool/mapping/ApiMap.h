@@ -283,6 +283,8 @@ const char *kindName(EntryKind K);
 const char *statusName(EntryStatus S);
 /// The `warp` value that names Fn ("shfl_down_sync"); "?" for None.
 const char *warpFnName(WarpFn Fn);
+/// Whether Fn is one of the shuffles (__shfl*, with or without _sync).
+bool isShuffleRole(WarpFn Fn);
 /// Whether a function of role Fn takes the lane mask as its first argument
 /// (the *Sync roles and SyncWarp).
 bool takesLaneMask(WarpFn Fn);

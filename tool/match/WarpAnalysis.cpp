@@ -87,21 +87,7 @@ static SourceLocation calleeNameLoc(const CallExpr *Call) {
   return Callee->getBeginLoc();
 }
 
-bool WarpCall::isShuffle() const {
-  switch (Fn) {
-  case WarpFn::ShflSync:
-  case WarpFn::ShflUpSync:
-  case WarpFn::ShflDownSync:
-  case WarpFn::ShflXorSync:
-  case WarpFn::Shfl:
-  case WarpFn::ShflUp:
-  case WarpFn::ShflDown:
-  case WarpFn::ShflXor:
-    return true;
-  default:
-    return false;
-  }
-}
+bool WarpCall::isShuffle() const { return isShuffleRole(Fn); }
 
 bool WarpCall::isSync() const { return takesLaneMask(Fn); }
 
