@@ -37,7 +37,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "testsuite", "lib"))
 import gen_corpus  # noqa: E402
-from verdict import SKIP  # noqa: E402
+from verdict import SKIP, in_ci  # noqa: E402
 
 EDGE = {
     "src/shadow/bits/c++config.h": """\
@@ -175,6 +175,9 @@ def main():
 
     cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
     if not os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):
+        if in_ci():  # a missing toolkit under CI is an error, never a skip
+            print("FAIL: no CUDA headers under %s, so nothing is parsed" % cuda)
+            return 1
         print("skipped: no CUDA headers under %s, so nothing is parsed" % cuda)
         return SKIP
     if os.path.exists(args.work):

@@ -8,8 +8,10 @@ ROOT=$(cd "$HERE/../.." && pwd)
 WORK=${1:-$ROOT/build/validation/compat}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 HIP_SRC=${HIP_SRC:-/usr/include/hip}
-[ -x "$NVCC" ] || { echo "SKIP: nvcc not found"; exit 77; }
-[ -d "$HIP_SRC" ] || { echo "SKIP: no HIP headers at $HIP_SRC"; exit 77; }
+# A missing toolchain is a skip on a developer's machine, an error under CI.
+case "${CI:-}" in ""|0|false|no) SKIP=77 ;; *) SKIP=1 ;; esac
+[ -x "$NVCC" ] || { echo "SKIP: nvcc not found"; exit $SKIP; }
+[ -d "$HIP_SRC" ] || { echo "SKIP: no HIP headers at $HIP_SRC"; exit $SKIP; }
 mkdir -p "$WORK"
 
 echo "== generate"
