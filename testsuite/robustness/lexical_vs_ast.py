@@ -20,10 +20,11 @@ Accepted-differences file: entries separated by blank lines, '#' comments.
   + <the lexical mode's line(s) of the hunk>
 
 Without CUDA headers the AST mode cannot run: prints "skipped: ..." and exits
-77 (CTest reports the test as skipped).
+77 (CTest reports the test as skipped); under CI that is a failure.
 """
 import argparse, difflib, os, shlex, subprocess, sys, tempfile
 from rlib import Checker
+from verdict import in_ci
 
 
 def read(path):
@@ -103,6 +104,7 @@ def main():
                            capture_output=True, text=True)
         c = Checker("lexical-vs-ast")
         if p.returncode == 2 and "CUDA headers" in p.stderr:
+            c.check(not in_ci(), "no CUDA headers under CI: " + p.stderr.strip())
             return c.report(skipped="the AST mode needs CUDA headers: " + p.stderr.strip())
 
         accepted = parse_accepted(a.accepted)
