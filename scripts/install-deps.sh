@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ python3 diffutils
   clang-22 libclang-22-dev llvm-22-dev libzstd-dev   # the AST engine
+  libclang-rt-22-dev                                 # the sanitizer build's runtimes
   lld-22                                             # links HIP 6.4 device code (validation)
   libyaml-cpp-dev libgtest-dev libbenchmark-dev      # maps, unit tests, benchmarks
   hipcc libamdhip64-dev rocm-device-libs             # compile the HIP output offline
