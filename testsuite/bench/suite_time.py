@@ -55,10 +55,9 @@ def ctest_part(build, jobs):
     tests.sort(key=lambda t: -t["seconds"])
     summary = re.search(r"(\d+)% tests passed, (\d+) tests failed out of (\d+)", out)
     return {"exit": rc, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
-            "tests": len(tests), "failed": [t["name"] for t in tests if t["result"] != "Passed"
-                                            and not t["result"].startswith("Not Run")],
-            "skipped": sum(1 for t in tests if t["result"].startswith("Not Run")
-                           or t["result"] == "Skipped"),
+            "tests": len(tests),
+            "failed": [t["name"] for t in tests if t["result"] not in ("Passed", "Skipped")],
+            "skipped": [t["name"] for t in tests if t["result"] == "Skipped"],
             "summary": summary.group(0) if summary else None,
             "slowest": [dict(t, timeout_ratio=round(t["timeout"] / max(t["seconds"], 0.01), 1))
                         for t in tests[:10]],

@@ -87,6 +87,20 @@ def translate(tool, case, mode, extra, tmp):
     return read(out), None
 
 
+def translate_all(tool, cases, mode, extra, tmp):
+    """{case: (output, error)} of every case in one run of the tool (each file
+    is its own unit, so its output is the same as alone, with the CUDA
+    headers parsed once); when that run fails, each case alone."""
+    out = tempfile.mkdtemp(dir=tmp)
+    cmd = [tool] + cases + ["-o", out, "--mode=" + mode, "--fail-on=never", "--quiet"] + extra
+    if subprocess.run(cmd, capture_output=True, text=True).returncode == 0:
+        common = os.path.commonpath([os.path.dirname(os.path.abspath(c)) for c in cases])
+        found = {c: os.path.join(out, os.path.relpath(os.path.abspath(c), common)) for c in cases}
+        if all(os.path.isfile(f) for f in found.values()):
+            return {c: (read(f), None) for c, f in found.items()}
+    return {c: translate(tool, c, mode, extra, tempfile.mkdtemp(dir=tmp)) for c in cases}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
@@ -109,15 +123,23 @@ def main():
 
         accepted = parse_accepted(a.accepted)
         compared, unparsable = 0, []
+        # The cases that share their arguments are translated together.
+        groups = {}
         for case in cases_under([d for d in a.cases if os.path.isdir(d)]):
-            cid = case_id(case)
             extra = shlex.split(read(case + ".args")) if os.path.exists(case + ".args") else []
-            extra = [x for x in extra if not x.startswith("--mode")]
-            ast, err = translate(a.tool, case, "ast", extra, tmp)
+            groups.setdefault(tuple(x for x in extra if not x.startswith("--mode")), []).append(case)
+        outputs = {}
+        for extra, cases in groups.items():
+            for mode in ("ast", "lexical"):
+                for case, result in translate_all(a.tool, cases, mode, list(extra), tmp).items():
+                    outputs[case, mode] = result
+        for case in sorted({c for c, _ in outputs}):
+            cid = case_id(case)
+            ast, err = outputs[case, "ast"]
             if ast is None:
                 unparsable.append("%s (%s)" % (cid, err.splitlines()[0] if err else ""))
                 continue
-            lex, err = translate(a.tool, case, "lexical", extra, tmp)
+            lex, err = outputs[case, "lexical"]
             if lex is None:
                 c.failures.append("%s: the lexical mode failed: %s" % (cid, err))
                 continue

@@ -35,7 +35,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 (cd build-asan && ctest --output-on-failure -j"$JOBS" --timeout 1200 \
    -R '^(golden|checks|robustness)/' \
-   -E '/hipcc$|/nvcc$|/hip64$|^golden/buildfiles/.*/build$|^golden/project/(make|cmake|database/build)$|^checks/wave64-precision$|^robustness/guarantee/|^robustness/lexical-vs-ast$' \
+   -E '/hipcc$|/nvcc$|/hip64$|^golden/buildfiles/.*/build$|^golden/project/(make|cmake|database/build)$|^golden/rdc/(make|cmake)$|^checks/wave64-precision$|^robustness/guarantee/|^robustness/lexical-vs-ast$' \
    "$@") || status=$?
 done=$(date +%s)
 echo "sanitizer step: build $((built - start)) s, tests $((done - built)) s, total $((done - start)) s"
