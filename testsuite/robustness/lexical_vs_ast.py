@@ -78,27 +78,43 @@ def case_id(path):
     return "/".join(parts)
 
 
-def translate(tool, case, mode, extra, tmp):
-    out = os.path.join(tmp, mode + os.path.splitext(case)[1])
-    cmd = [tool, case, "-o", out, "--mode=" + mode, "--fail-on=never", "--quiet"] + extra
+# A sanitizer build's report (testsuite/robustness/sanitize.sh runs this test
+# against it): a failure whichever mode or case it came from.
+SANITIZER_REPORT = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer")
+
+
+def run_tool(tool, inputs, out, mode, extra, sanitizer_reports):
+    """The tool's exit status on inputs; it also writes every report, so that
+    under the sanitizer build this test covers the report writers too."""
+    reports = ["--json", out + ".json", "--sarif", out + ".sarif", "--html", out + ".html"]
+    cmd = [tool] + inputs + ["-o", out, "--mode=" + mode, "--fail-on=never", "--quiet"] + \
+        reports + extra
     p = subprocess.run(cmd, capture_output=True, text=True)
+    if any(r in p.stderr for r in SANITIZER_REPORT):
+        sanitizer_reports.append("%s: %s" % (" ".join(cmd), p.stderr.strip()[-3000:]))
+    return p
+
+
+def translate(tool, case, mode, extra, tmp, sanitizer_reports):
+    out = os.path.join(tmp, mode + os.path.splitext(case)[1])
+    p = run_tool(tool, [case], out, mode, extra, sanitizer_reports)
     if p.returncode != 0:
         return None, "exit %d: %s" % (p.returncode, p.stderr.strip()[-500:])
     return read(out), None
 
 
-def translate_all(tool, cases, mode, extra, tmp):
+def translate_all(tool, cases, mode, extra, tmp, sanitizer_reports):
     """{case: (output, error)} of every case in one run of the tool (each file
     is its own unit, so its output is the same as alone, with the CUDA
     headers parsed once); when that run fails, each case alone."""
-    out = tempfile.mkdtemp(dir=tmp)
-    cmd = [tool] + cases + ["-o", out, "--mode=" + mode, "--fail-on=never", "--quiet"] + extra
-    if subprocess.run(cmd, capture_output=True, text=True).returncode == 0:
+    out = os.path.join(tempfile.mkdtemp(dir=tmp), "out")
+    if run_tool(tool, cases, out, mode, extra, sanitizer_reports).returncode == 0:
         common = os.path.commonpath([os.path.dirname(os.path.abspath(c)) for c in cases])
         found = {c: os.path.join(out, os.path.relpath(os.path.abspath(c), common)) for c in cases}
         if all(os.path.isfile(f) for f in found.values()):
             return {c: (read(f), None) for c, f in found.items()}
-    return {c: translate(tool, c, mode, extra, tempfile.mkdtemp(dir=tmp)) for c in cases}
+    return {c: translate(tool, c, mode, extra, tempfile.mkdtemp(dir=tmp), sanitizer_reports)
+            for c in cases}
 
 
 def main():
@@ -128,11 +144,13 @@ def main():
         for case in cases_under([d for d in a.cases if os.path.isdir(d)]):
             extra = shlex.split(read(case + ".args")) if os.path.exists(case + ".args") else []
             groups.setdefault(tuple(x for x in extra if not x.startswith("--mode")), []).append(case)
-        outputs = {}
+        outputs, sanitizer_reports = {}, []
         for extra, cases in groups.items():
             for mode in ("ast", "lexical"):
-                for case, result in translate_all(a.tool, cases, mode, list(extra), tmp).items():
+                for case, result in translate_all(a.tool, cases, mode, list(extra), tmp,
+                                                  sanitizer_reports).items():
                     outputs[case, mode] = result
+        c.failures.extend("sanitizer report: " + r for r in sanitizer_reports)
         for case in sorted({c for c, _ in outputs}):
             cid = case_id(case)
             ast, err = outputs[case, "ast"]
