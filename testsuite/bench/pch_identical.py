@@ -170,7 +170,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tool", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("--units", type=int, default=10)
+    ap.add_argument("--units", type=int, default=6)
     args = ap.parse_args()
 
     cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")

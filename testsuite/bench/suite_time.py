@@ -81,7 +81,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
     ap.add_argument("--build", default=os.path.join(REPO, "build"))
-    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() + 1)  # as scripts/test.sh
     ap.add_argument("--fresh-asan", action="store_true")
     ap.add_argument("--skip-sanitizer", action="store_true")
     a = ap.parse_args()

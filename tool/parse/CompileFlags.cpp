@@ -40,6 +40,17 @@ std::string absoluteIn(llvm::StringRef Directory, llvm::StringRef Path) {
   return Joined.str().str();
 }
 
+/// Words read with clang's driver option table; the arguments point into
+/// Words, which must outlive them.
+llvm::opt::InputArgList parsedAsClang(llvm::ArrayRef<std::string> Words) {
+  std::vector<const char *> Argv;
+  for (const std::string &W : Words)
+    Argv.push_back(W.c_str());
+  unsigned MissingIndex = 0, MissingCount = 0;
+  return clang::getDriverOptTable().ParseArgs(Argv, MissingIndex, MissingCount,
+                                              llvm::opt::Visibility(opts::ClangOption));
+}
+
 bool olderThanCxx17(llvm::StringRef Standard) {
   for (const char *Old : {"98", "03", "0x", "11", "1y", "14"})
     if (Standard.ends_with(Old))
@@ -53,12 +64,7 @@ std::vector<std::string> portableCompileFlags(llvm::ArrayRef<std::string> Comman
                                               llvm::StringRef Directory,
                                               const NvccOptionNames &Nvcc) {
   std::vector<std::string> Words = withoutNvccOptions(CommandLine, Nvcc);
-  std::vector<const char *> Argv;
-  for (const std::string &W : Words)
-    Argv.push_back(W.c_str());
-  unsigned MissingIndex = 0, MissingCount = 0;
-  llvm::opt::InputArgList Args = clang::getDriverOptTable().ParseArgs(
-      Argv, MissingIndex, MissingCount, llvm::opt::Visibility(opts::ClangOption));
+  llvm::opt::InputArgList Args = parsedAsClang(Words);
   std::vector<std::string> Flags;
   for (const llvm::opt::Arg *A : Args) {
     llvm::StringRef Value = A->getNumValues() ? A->getValue() : "";
@@ -110,12 +116,7 @@ std::optional<PathFlag> pathFlagOf(const llvm::opt::Option &O) {
 
 void forEachPathFlag(llvm::ArrayRef<std::string> Flags,
                      llvm::function_ref<void(PathFlag, llvm::StringRef)> Visit) {
-  std::vector<const char *> Argv;
-  for (const std::string &F : Flags)
-    Argv.push_back(F.c_str());
-  unsigned MissingIndex = 0, MissingCount = 0;
-  llvm::opt::InputArgList Args = clang::getDriverOptTable().ParseArgs(
-      Argv, MissingIndex, MissingCount, llvm::opt::Visibility(opts::ClangOption));
+  llvm::opt::InputArgList Args = parsedAsClang(Flags);
   for (const llvm::opt::Arg *A : Args)
     if (std::optional<PathFlag> Kind = pathFlagOf(A->getOption()); Kind && A->getNumValues() == 1)
       Visit(*Kind, A->getValue());
