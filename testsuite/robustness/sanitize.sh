@@ -23,7 +23,7 @@ start=$(date +%s)
 # of g++ at -O1 (docs/robustness.md); the work of a run is mostly in the
 # uninstrumented libclang, so the tests barely slow down. A build-asan of
 # another compiler (an older checkout's) is configured again.
-if ! grep -qs '^CMAKE_CXX_COMPILER:FILEPATH=.*clang++-22$' build-asan/CMakeCache.txt; then
+if ! grep -qs '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++-22$' build-asan/CMakeCache.txt; then
   rm -rf build-asan
   cmake -S . -B build-asan -G Ninja -DCU2DCU_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_COMPILER=clang++-22 "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" >/dev/null
