@@ -50,7 +50,8 @@ def timeouts(build):
 def ctest_part(build, jobs):
     rc, out, wall, cpu = timed(["ctest", "--timeout", str(DEFAULT_TIMEOUT), "-j", str(jobs)], build)
     limits = timeouts(build)
-    tests = [{"name": n, "result": r, "seconds": float(s), "timeout": limits.get(n, DEFAULT_TIMEOUT)}
+    tests = [{"name": n, "result": r, "seconds": float(s), "timeout": limits.get(n, DEFAULT_TIMEOUT),
+              "timeout_ratio": round(limits.get(n, DEFAULT_TIMEOUT) / max(float(s), 0.01), 1)}
              for n, r, s in TEST_LINE.findall(out)]
     tests.sort(key=lambda t: -t["seconds"])
     summary = re.search(r"(\d+)% tests passed, (\d+) tests failed out of (\d+)", out)
@@ -59,10 +60,8 @@ def ctest_part(build, jobs):
             "failed": [t["name"] for t in tests if t["result"] not in ("Passed", "Skipped")],
             "skipped": [t["name"] for t in tests if t["result"] == "Skipped"],
             "summary": summary.group(0) if summary else None,
-            "slowest": [dict(t, timeout_ratio=round(t["timeout"] / max(t["seconds"], 0.01), 1))
-                        for t in tests[:10]],
-            "closest_to_timeout": min((dict(t, timeout_ratio=round(t["timeout"] / max(t["seconds"], 0.01), 1))
-                                       for t in tests), key=lambda t: t["timeout_ratio"], default=None)}
+            "slowest": tests[:10],
+            "closest_to_timeout": min(tests, key=lambda t: t["timeout_ratio"], default=None)}
 
 
 def sanitizer_part(fresh):

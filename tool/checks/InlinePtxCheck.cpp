@@ -103,7 +103,10 @@ private:
     auto [File, Offset] = SM.getDecomposedLoc(Loc);
     auto It = NvidiaOnly.find(File);
     if (It == NvidiaOnly.end())
-      It = NvidiaOnly.try_emplace(File, nvidiaOnlyBranches(context().textOf(File), context().map().inlinePtx())).first;
+      It = NvidiaOnly
+               .try_emplace(File, nvidiaOnlyBranches(context().textOf(File),
+                                                     context().map().inlinePtx()))
+               .first;
     return llvm::any_of(It->second,
                         [&](const ByteRange &R) { return Offset >= R.Begin && Offset < R.End; });
   }

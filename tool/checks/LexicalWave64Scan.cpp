@@ -282,8 +282,8 @@ std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text, const InlineP
       else if (T[End].Kind != tok::l_paren && T[End].Kind != tok::r_paren && S != "defined")
         Plain = false;
     }
-    bool Nvidia = Plain && Names.size() == 1 && llvm::is_contained(Rules.NvidiaOnlyMacros, Names[0]) &&
-                  Directive != "ifndef";
+    bool Nvidia = Plain && Names.size() == 1 && Directive != "ifndef" &&
+                  llvm::is_contained(Rules.NvidiaOnlyMacros, Names[0]);
     unsigned LineEnd = End < T.size() ? T[End].Offset : Text.size();
     if (Directive == "if" || Directive == "ifdef" || Directive == "ifndef") {
       Stack.push_back({Nvidia, LineEnd});

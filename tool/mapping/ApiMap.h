@@ -149,11 +149,11 @@ struct HipDeclaredFunction {
   std::string signature(const std::string &Vector = "VECTOR") const;
 };
 
-/// A PTX idiom the W64-INLINE-PTX check recognises in inline assembly, and
-/// what replaces it in HIP (mappings/checks/inline_ptx.yaml).
 /// What a value is to the warp data-flow analysis (an idiom's `yields`).
 enum class LaneValue { None, LaneIndex, LaneMask };
 
+/// A PTX idiom the W64-INLINE-PTX check recognises in inline assembly, and
+/// what replaces it in HIP (mappings/checks/inline_ptx.yaml).
 struct PtxIdiom {
   std::string Ptx;  // the spelling searched for: "%laneid", "shfl.sync"
   std::string Hip;  // the HIP replacement; empty where HIP has none

@@ -51,6 +51,21 @@ llvm::opt::InputArgList parsedAsClang(llvm::ArrayRef<std::string> Words) {
                                               llvm::opt::Visibility(opts::ClangOption));
 }
 
+std::optional<PathFlag> pathFlagOf(const llvm::opt::Option &O) {
+  switch (O.getID()) {
+  case opts::OPT_I:
+    return PathFlag::Include;
+  case opts::OPT_isystem:
+    return PathFlag::System;
+  case opts::OPT_iquote:
+    return PathFlag::Quote;
+  case opts::OPT_include:
+    return PathFlag::Forced;
+  default:
+    return std::nullopt;
+  }
+}
+
 bool olderThanCxx17(llvm::StringRef Standard) {
   for (const char *Old : {"98", "03", "0x", "11", "1y", "14"})
     if (Standard.ends_with(Old))
@@ -94,25 +109,6 @@ std::vector<std::string> portableCompileFlags(llvm::ArrayRef<std::string> Comman
   }
   return Flags;
 }
-
-namespace {
-
-std::optional<PathFlag> pathFlagOf(const llvm::opt::Option &O) {
-  switch (O.getID()) {
-  case opts::OPT_I:
-    return PathFlag::Include;
-  case opts::OPT_isystem:
-    return PathFlag::System;
-  case opts::OPT_iquote:
-    return PathFlag::Quote;
-  case opts::OPT_include:
-    return PathFlag::Forced;
-  default:
-    return std::nullopt;
-  }
-}
-
-} // namespace
 
 void forEachPathFlag(llvm::ArrayRef<std::string> Flags,
                      llvm::function_ref<void(PathFlag, llvm::StringRef)> Visit) {
