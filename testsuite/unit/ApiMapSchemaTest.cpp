@@ -11,6 +11,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include "ScratchDir.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -107,7 +109,7 @@ TEST_F(ApiMapSchemaTest, LoaderKnowsTheSchemasWarpRoles) {
 
 TEST_F(ApiMapSchemaTest, LoaderAcceptsAndRejectsAsTheSchema) {
   expectLoaderAgrees(CU2DCU_SCHEMA_CASES, 30, [](const std::string &Text) {
-    std::string Path = ::testing::TempDir() + "/schema_case.yaml";
+    std::string Path = scratchPath("schema_case.yaml");
     std::ofstream(Path) << Text;
     ApiMap Map;
     return Map.loadFile(Path);

@@ -2,6 +2,8 @@
 #include "mapping/MapCache.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include "ScratchDir.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -17,7 +19,7 @@ namespace {
 class ApiMapTest : public ::testing::Test {
 protected:
   std::string write(const std::string &Name, const std::string &Text) {
-    std::string Path = ::testing::TempDir() + "/" + Name;
+    std::string Path = scratchPath(Name);
     std::ofstream(Path) << Text;
     return Path;
   }
@@ -126,7 +128,7 @@ entries:
 TEST_F(ApiMapTest, InlinePtxIdiomsLoadInFileOrder) {
   // The check's search order is the file's; a spelling listed twice is an
   // error the schema cannot express.
-  std::string Dir = ::testing::TempDir() + "/ptx-maps";
+  std::string Dir = scratchPath("ptx-maps");
   std::filesystem::remove_all(Dir);
   std::filesystem::create_directories(Dir + "/checks");
   std::ofstream(Dir + "/checks/inline_ptx.yaml") << R"yaml(family: inline_ptx
@@ -156,7 +158,7 @@ entries:
 TEST_F(ApiMapTest, ChecksFolderHoldsInlinePtxAndWarpNamesOnly) {
   // Each checks/ file has a reader of its own, chosen by its name; another
   // name is an error rather than a file silently ignored.
-  std::string Dir = ::testing::TempDir() + "/checks-maps";
+  std::string Dir = scratchPath("checks-maps");
   std::filesystem::remove_all(Dir);
   std::filesystem::create_directories(Dir + "/checks");
   std::ofstream(Dir + "/checks/warp_names.yaml") << R"yaml(family: warp_names
@@ -242,7 +244,7 @@ TEST_F(ApiMapTest, LaterFileOverridesWithNote) {
 /// A map directory with one empty map file and the given shim files.
 std::string shimDirectory(const std::string &Name,
                           const std::vector<std::pair<std::string, std::string>> &Shims) {
-  std::filesystem::path Dir = std::filesystem::path(::testing::TempDir()) / Name;
+  std::filesystem::path Dir = scratchDir() / Name;
   std::filesystem::remove_all(Dir);
   std::filesystem::create_directories(Dir / "shims");
   std::ofstream(Dir / "empty.yaml") << "family: runtime\nentries: []\n";
@@ -268,7 +270,7 @@ TEST_F(ApiMapTest, AShimUsingAnUnknownShimIsAnError) {
 }
 
 TEST_F(ApiMapTest, MissingFileIsAnError) {
-  EXPECT_FALSE(Map.loadFile(::testing::TempDir() + "/does-not-exist.yaml"));
+  EXPECT_FALSE(Map.loadFile(scratchPath("does-not-exist.yaml")));
   EXPECT_TRUE(Map.hasErrors());
 }
 
@@ -305,7 +307,7 @@ entries:
 )";
 
 TEST_F(ApiMapTest, CachedLoadRepeatsTheParsedOne) {
-  std::string Cache = ::testing::TempDir() + "/map-cache-repeat";
+  std::string Cache = scratchPath("map-cache-repeat");
   std::filesystem::remove_all(Cache);
   std::string Path = write("cached.yaml", CachedMapText);
   ApiMap Parsed;
@@ -325,7 +327,7 @@ TEST_F(ApiMapTest, CachedLoadRepeatsTheParsedOne) {
 }
 
 TEST_F(ApiMapTest, CacheEntriesAreUsedAndACorruptOneIsIgnored) {
-  std::string Cache = ::testing::TempDir() + "/map-cache-corrupt";
+  std::string Cache = scratchPath("map-cache-corrupt");
   std::filesystem::remove_all(Cache);
   std::string Text = "family: runtime\nentries:\n  - {cuda: cudaMalloc, hip: hipMalloc, kind: function}\n";
   std::string Path = write("corrupt.yaml", Text);

@@ -4,6 +4,8 @@
 // identical findings in one file by their order.
 #include "report/Baseline.h"
 
+#include "ScratchDir.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -145,7 +147,7 @@ TEST_F(BaselineTest, WrittenBaselineReadsBackItsFingerprints) {
   find(R, "W64-LANE-MATH", "32");
   find(R, "W64-MASK32", "0xffffffff");
   FindingStates S = classifyFindings(R, nullptr);
-  std::string Path = ::testing::TempDir() + "/cu2dcu-baseline-test.json";
+  std::string Path = scratchPath("baseline.json");
   llvm::Error Written = writeBaseline(Path, R, S, "test");
   ASSERT_FALSE(Written) << llvm::toString(std::move(Written));
   llvm::Expected<Baseline> Read = readBaseline(Path);
@@ -159,7 +161,7 @@ TEST_F(BaselineTest, WrittenBaselineReadsBackItsFingerprints) {
 
 TEST_F(BaselineTest, RejectsFilesThatAreNotBaselines) {
   auto Reject = [](const std::string &Name, const std::string &Text) {
-    std::string Path = ::testing::TempDir() + "/" + Name;
+    std::string Path = scratchPath(Name);
     std::ofstream(Path) << Text;
     llvm::Expected<Baseline> B = readBaseline(Path);
     EXPECT_FALSE(static_cast<bool>(B)) << Name;
@@ -171,7 +173,7 @@ TEST_F(BaselineTest, RejectsFilesThatAreNotBaselines) {
   Reject("wrong-version.json", R"({"format": "cu2dcu-baseline", "version": 2, "findings": []})");
   Reject("no-fingerprint.json",
          R"({"format": "cu2dcu-baseline", "version": 1, "findings": [{"id": "W64-MASK32"}]})");
-  llvm::Expected<Baseline> Missing = readBaseline(::testing::TempDir() + "/does-not-exist.json");
+  llvm::Expected<Baseline> Missing = readBaseline(scratchPath("does-not-exist.json"));
   EXPECT_FALSE(static_cast<bool>(Missing));
   if (!Missing)
     llvm::consumeError(Missing.takeError());

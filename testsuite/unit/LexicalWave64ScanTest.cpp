@@ -4,6 +4,8 @@
 // nothing, and a user's map entry or pattern is found like a shipped one.
 #include "checks/LexicalWave64Scan.h"
 
+#include "ScratchDir.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -18,7 +20,7 @@ protected:
   /// A map folder with Device as its one API map and the given checks/ files.
   ApiMap mapOf(const std::string &Device, const std::string &WarpNames,
                const std::string &InlinePtx) {
-    std::string Dir = ::testing::TempDir() + "/lexical-scan-maps";
+    std::string Dir = scratchPath("lexical-scan-maps");
     std::filesystem::remove_all(Dir);
     std::filesystem::create_directories(Dir + "/checks");
     std::ofstream(Dir + "/device.yaml") << Device;
