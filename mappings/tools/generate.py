@@ -302,7 +302,8 @@ def main():
                 yamlio.write_map(tmp, fid, list(entries.values()),
                                  cuda_headers=fam["cuda"] or None,
                                  hip_headers=fam["hip"] or None,
-                                 comment=manual.COMMENTS.get(fid))
+                                 comment=manual.COMMENTS.get(fid),
+                                 api_names=fam.get("api_names"))
                 want = open(tmp).read()
             try:
                 have = open(os.path.join(MAPDIR, fam["file"])).read()
@@ -317,7 +318,8 @@ def main():
             yamlio.write_map(os.path.join(MAPDIR, fam["file"]), fid, list(entries.values()),
                              cuda_headers=fam["cuda"] or None,
                              hip_headers=fam["hip"] or None,
-                             comment=manual.COMMENTS.get(fid))
+                             comment=manual.COMMENTS.get(fid),
+                             api_names=fam.get("api_names"))
 
 
     stale += generated_shims(args)

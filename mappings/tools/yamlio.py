@@ -88,7 +88,8 @@ def shared_reasons(entries):
     return {i: t for t, i in sorted(ids.items(), key=lambda kv: kv[1])}
 
 
-def write_map(path, family, entries, cuda_headers=None, hip_headers=None, comment=None):
+def write_map(path, family, entries, cuda_headers=None, hip_headers=None, comment=None,
+              api_names=None):
     entries = [dict(e) for e in entries]
     reasons = shared_reasons(entries)
     out = []
@@ -102,6 +103,8 @@ def write_map(path, family, entries, cuda_headers=None, hip_headers=None, commen
         out.append("cuda_headers: [%s]" % ", ".join(scalar(h) for h in cuda_headers))
     if hip_headers:
         out.append("hip_headers: [%s]" % ", ".join(scalar(h) for h in hip_headers))
+    if api_names:
+        out.append("api_names: [%s]" % ", ".join(scalar(p) for p in api_names))
     if reasons:
         out.append("reasons:")
         out.extend("  %s: %s" % (reason_id(i), scalar(t)) for i, t in reasons.items())

@@ -155,6 +155,39 @@ entries:
   EXPECT_NE(Twice.issues()[0].Message.find("listed twice"), std::string::npos);
 }
 
+TEST_F(ApiMapTest, ApiNamesOfEveryFamilyAreOnePattern) {
+  // The lexical UNMAPPED finding asks the maps which names are API names: a
+  // user's map adds its library's pattern, and an invalid one is an error.
+  ASSERT_TRUE(Map.loadFile(write("runtime.yaml", "family: runtime\napi_names: ['^cuda[A-Z]']\n"
+                                                 "entries: []\n")));
+  ASSERT_TRUE(Map.loadFile(write("mylib.yaml", "family: mylib\napi_names: ['^mylib[A-Z]']\n"
+                                               "entries: []\n")));
+  EXPECT_TRUE(Map.looksLikeApiName("cudaMalloc"));
+  EXPECT_TRUE(Map.looksLikeApiName("mylibCreate"));
+  EXPECT_FALSE(Map.looksLikeApiName("cuda_check"));
+  EXPECT_FALSE(Map.looksLikeApiName("mylib_create"));
+  EXPECT_FALSE(Map.looksLikeApiName("my_cudaMalloc")); // anchored
+  ApiMap Empty;
+  EXPECT_FALSE(Empty.looksLikeApiName("cudaMalloc")); // no pattern, no API names
+  ApiMap Bad;
+  EXPECT_FALSE(Bad.loadFile(write("bad.yaml", "family: bad\napi_names: ['^cu[A-Z']\n"
+                                              "entries: []\n")));
+  ASSERT_FALSE(Bad.issues().empty());
+  EXPECT_NE(Bad.issues()[0].Message.find("no regular expression"), std::string::npos);
+}
+
+TEST_F(ApiMapTest, CachedMapKeepsItsApiNames) {
+  std::string Cache = scratchPath("map-cache-api-names");
+  std::string Path = write("named.yaml", "family: runtime\napi_names: ['^cuda[A-Z]']\n"
+                                         "entries: []\n");
+  for (int Run = 0; Run < 2; ++Run) { // the first run writes the cache, the second reads it
+    ApiMap Loaded;
+    Loaded.setCacheDirectory(Cache);
+    ASSERT_TRUE(Loaded.loadFile(Path));
+    EXPECT_TRUE(Loaded.looksLikeApiName("cudaFree")) << "run " << Run;
+  }
+}
+
 TEST_F(ApiMapTest, ChecksFolderHoldsInlinePtxAndWarpNamesOnly) {
   // Each checks/ file has a reader of its own, chosen by its name; another
   // name is an error rather than a file silently ignored.
@@ -335,7 +368,7 @@ TEST_F(ApiMapTest, CacheEntriesAreUsedAndACorruptOneIsIgnored) {
   ASSERT_TRUE(Map.loadFile(Path));
   std::string Entry = Cache + "/map-" + mapCacheKey(Text) + ".json";
   // A cache entry with other contents is what the next run reads...
-  std::string Planted = std::string(R"({"ok":true,"issues":[],"entries":[)") +
+  std::string Planted = std::string(R"({"ok":true,"issues":[],"api_names":[],"entries":[)") +
                         R"({"cuda":"cudaMalloc","hip":"plantedMalloc","kind":0,"status":0,"line":3,"column":5}]})";
   std::ofstream(Entry) << Planted;
   ApiMap FromCache;

@@ -318,7 +318,7 @@ void Pipeline::readInputs(std::vector<size_t> &Units, std::vector<size_t> &Heade
   for (const FileReport &R : Run.Files)
     if (R.Status != FileStatus::Failed && R.Input.Action == FileAction::Translate) {
       LexicalTranslator::collectMacroNames(R.Original, *Macros);
-      LexicalTranslator::collectDeclaredCudaLikeNames(R.Original, *Names);
+      Lexical.collectDeclaredCudaLikeNames(R.Original, *Names);
     }
   Settings.Translation.ProjectMacros = std::move(Macros);
   Settings.Translation.ProjectNames = std::move(Names);

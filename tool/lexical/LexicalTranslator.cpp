@@ -313,7 +313,7 @@ void Pass::name(const TokenList &T, size_t I) {
     // A declaration of a mapped name is the user's own (a polyfill, a
     // parameter, a lambda), and so are the uses in this range of a plain
     // word the user declares here (auto ballot = ...; ballot();).
-    if (isDeclaredHere(T, I) || (DeclaredNames.count(Name) && !looksLikeCudaName(Name)))
+    if (isDeclaredHere(T, I) || (DeclaredNames.count(Name) && !Map.looksLikeApiName(Name)))
       return;
     // A condition that also compares the value keeps every use: on AMD the
     // CUDA macro stays undefined and the whole test reads as on a host pass.
@@ -328,7 +328,7 @@ void Pass::name(const TokenList &T, size_t I) {
       callArguments(T, I, *Entry);
     return;
   }
-  if (looksLikeCudaName(Name) && !isProjectMacro(Name) && !DeclaredNames.count(Name) &&
+  if (Map.looksLikeApiName(Name) && !isProjectMacro(Name) && !DeclaredNames.count(Name) &&
       !(Options.ProjectNames && Options.ProjectNames->count(Name)))
     addFinding(Out, Text, Path, T[I].Offset, check_ids::Unmapped, Severity::Warning,
                "'" + Name + "' looks like a CUDA API but no map entry covers it; left unchanged");
@@ -396,7 +396,7 @@ bool LexicalTranslator::mentionsCuda(const std::string &Text) const {
     if (T.Kind != tok::raw_identifier)
       continue;
     std::string Name = cleanSpelling(Text, T);
-    if (Map.lookup(Name) || looksLikeCudaName(Name) || Name == "__global__" ||
+    if (Map.lookup(Name) || Map.looksLikeApiName(Name) || Name == "__global__" ||
         Name == "__device__" || Name == "threadIdx")
       return true;
   }
@@ -413,12 +413,12 @@ void LexicalTranslator::collectMacroNames(const std::string &Text, std::set<std:
 }
 
 void LexicalTranslator::collectDeclaredCudaLikeNames(const std::string &Text,
-                                                     std::set<std::string> &Names) {
+                                                     std::set<std::string> &Names) const {
   std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
   for (size_t I = 0; I < Tokens.size(); ++I)
     if (Tokens[I].Kind == tok::raw_identifier && isDeclaredAt(Text, Tokens, I)) {
       std::string Name = cleanSpelling(Text, Tokens[I]);
-      if (looksLikeCudaName(Name))
+      if (Map.looksLikeApiName(Name))
         Names.insert(std::move(Name));
     }
 }

@@ -49,7 +49,7 @@ public:
   static void collectMacroNames(const std::string &Text, std::set<std::string> &Names);
   /// Names Text declares that look like CUDA's (a cudaCheck helper): for
   /// TranslationOptions::ProjectNames.
-  static void collectDeclaredCudaLikeNames(const std::string &Text, std::set<std::string> &Names);
+  void collectDeclaredCudaLikeNames(const std::string &Text, std::set<std::string> &Names) const;
 
 private:
   const ApiMap &Map;

@@ -5,6 +5,7 @@
 #include "mapping/MapKeys.h"
 #include "mapping/WarpNamesMap.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -52,8 +53,8 @@ const std::set<std::string> KnownEntryKeys = {
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
     "hip_guard",    "hip_guard_until", "warp"};
-const std::set<std::string> KnownFileKeys = {"family", "cuda_headers", "hip_headers", "reasons",
-                                             "entries"};
+const std::set<std::string> KnownFileKeys = {"family",  "cuda_headers", "hip_headers",
+                                             "api_names", "reasons",     "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
 const char *const ReasonIdPattern = "^[a-z0-9]+(-[a-z0-9]+)*$";
 
@@ -260,6 +261,10 @@ bool ApiMap::checkShimUses() {
   return Ok;
 }
 
+bool ApiMap::looksLikeApiName(llvm::StringRef Name) const {
+  return ApiNames && ApiNames->match(Name);
+}
+
 const ShimDefinition *ApiMap::lookupShim(const std::string &Name) const {
   auto It = Shims.find(Name);
   return It == Shims.end() ? nullptr : &It->second;
@@ -305,7 +310,7 @@ private:
     for (const auto &KV : Root)
       if (std::string Key = KV.first.as<std::string>(); !KnownFileKeys.count(Key))
         return fail(KV.first, "unknown top-level key '" + Key + "'");
-    if (!readReasons(Root["reasons"]))
+    if (!readReasons(Root["reasons"]) || !readApiNames(Root["api_names"]))
       return;
     Family = Root["family"] && Root["family"].IsScalar() ? Root["family"].as<std::string>() : "";
     if (Family.empty())
@@ -336,6 +341,25 @@ private:
       }
       Reasons[Id] = KV.second.Scalar();
     }
+    return true;
+  }
+
+  /// The family's name patterns (`api_names`), each a valid regular expression.
+  bool readApiNames(const YAML::Node &List) {
+    if (!List)
+      return true;
+    std::string Error;
+    if (!List.IsSequence() ||
+        !YAML::convert<std::vector<std::string>>::decode(List, Out.ApiNamePatterns)) {
+      fail(List, "'api_names' is a list of regular expressions");
+      return false;
+    }
+    for (const std::string &Pattern : Out.ApiNamePatterns)
+      if (Pattern.empty() || !llvm::Regex(Pattern).isValid(Error)) {
+        fail(List, "api_names: '" + Pattern + "' is no regular expression" +
+                       (Error.empty() ? "" : ": " + Error));
+        return false;
+      }
     return true;
   }
 
@@ -587,6 +611,11 @@ bool ApiMap::loadText(const std::string &Text, const std::string &Origin) {
 bool ApiMap::merge(MapFileContents Contents, const std::string &Origin) {
   for (MapLoadIssue &Issue : Contents.Issues)
     Issues.push_back(std::move(Issue));
+  if (!Contents.ApiNamePatterns.empty()) {
+    ApiNamePatterns.insert(ApiNamePatterns.end(), Contents.ApiNamePatterns.begin(),
+                           Contents.ApiNamePatterns.end());
+    ApiNames = std::make_shared<const llvm::Regex>("(" + llvm::join(ApiNamePatterns, ")|(") + ")");
+  }
   for (ApiEntry &E : Contents.Entries) {
     std::string Missing;
     for (const std::string *Shim : {&E.Shim, &E.MaskShim})

@@ -6,8 +6,10 @@
 #include "core/HipVersion.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Regex.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -211,6 +213,7 @@ struct WarpNames {
 /// are merged into the tables: what the map cache stores.
 struct MapFileContents {
   std::vector<ApiEntry> Entries;
+  std::vector<std::string> ApiNamePatterns; // `api_names`
   std::vector<MapLoadIssue> Issues;
   bool Ok = true;
 };
@@ -249,6 +252,10 @@ public:
   /// mappings/checks/warp_names.yaml.
   const WarpNames &warpNames() const { return Names; }
 
+  /// Whether Name matches a family's `api_names` pattern: a name of that API,
+  /// which lexical mode reports when no entry covers it.
+  bool looksLikeApiName(llvm::StringRef Name) const;
+
   /// Whether any entry renames a namespace (lets files skip that pass).
   bool hasNamespaces() const { return NamespaceCount > 0; }
 
@@ -269,6 +276,8 @@ private:
   std::vector<HipDeclaredFunction> HipDeclared;
   InlinePtxRules InlinePtx;
   WarpNames Names;
+  std::vector<std::string> ApiNamePatterns;
+  std::shared_ptr<const llvm::Regex> ApiNames; // ApiNamePatterns as one alternation
   unsigned NamespaceCount = 0;
 };
 

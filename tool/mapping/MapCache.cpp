@@ -130,11 +130,18 @@ std::optional<MapFileContents> decode(const json::Value &Root, const std::string
   const json::Object *O = Root.getAsObject();
   const json::Array *Entries = O ? O->getArray("entries") : nullptr;
   const json::Array *Issues = O ? O->getArray("issues") : nullptr;
+  const json::Array *ApiNames = O ? O->getArray("api_names") : nullptr;
   std::optional<bool> Ok = O ? O->getBoolean("ok") : std::nullopt;
-  if (!Entries || !Issues || !Ok)
+  if (!Entries || !Issues || !ApiNames || !Ok)
     return std::nullopt;
   MapFileContents Contents;
   Contents.Ok = *Ok;
+  for (const json::Value &V : *ApiNames) {
+    std::optional<llvm::StringRef> Pattern = V.getAsString();
+    if (!Pattern)
+      return std::nullopt;
+    Contents.ApiNamePatterns.push_back(Pattern->str());
+  }
   Contents.Entries.reserve(Entries->size());
   for (const json::Value &V : *Entries) {
     std::optional<ApiEntry> E = V.getAsObject() ? decodeEntry(*V.getAsObject(), Origin) : std::nullopt;
@@ -182,7 +189,9 @@ void writeCachedMap(const std::string &Dir, const std::string &Key,
     Entries.push_back(encodeEntry(E));
   for (const MapLoadIssue &I : Contents.Issues)
     Issues.push_back(encodeIssue(I));
-  json::Value Root(json::Object{{"ok", Contents.Ok}, {"entries", std::move(Entries)},
+  json::Value Root(json::Object{{"ok", Contents.Ok},
+                                {"api_names", json::Array(Contents.ApiNamePatterns)},
+                                {"entries", std::move(Entries)},
                                 {"issues", std::move(Issues)}});
   // A unique temporary renamed over the final name: a concurrent run reads
   // either no file or a whole one.

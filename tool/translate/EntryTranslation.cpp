@@ -312,21 +312,4 @@ std::optional<Edit> registerKeywordRemoval(const std::string &Text, unsigned Beg
   return std::nullopt;
 }
 
-bool looksLikeCudaName(const std::string &Name) {
-  auto StartsWith = [&](const char *P) { return Name.rfind(P, 0) == 0; };
-  auto UpperAt = [&](size_t I) { return Name.size() > I && isupper((unsigned char)Name[I]); };
-  // cudaMalloc, cuMemAlloc, cublasCreate...: mixed-case API spellings. All-caps
-  // names (CUDA_CHECK, CU_SAFE_CALL) are far more often the user's own macros.
-  if (StartsWith("cuda") && UpperAt(4))
-    return true;
-  if (StartsWith("cu") && UpperAt(2) && Name.size() > 3 && islower((unsigned char)Name[3]))
-    return true;
-  static const char *const LibraryPrefixes[] = {"cublas", "cufft", "curand", "cusparse",
-                                                "cusolver", "cudnn", "nccl"};
-  for (const char *P : LibraryPrefixes)
-    if (StartsWith(P) && UpperAt(std::string(P).size()))
-      return true;
-  return false;
-}
-
 } // namespace cu2dcu

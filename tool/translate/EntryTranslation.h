@@ -82,8 +82,4 @@ std::vector<ByteRange> shimBlocks(const std::string &Text);
 /// rejects it under -std=c++17.
 std::optional<Edit> registerKeywordRemoval(const std::string &Text, unsigned Begin, unsigned End);
 
-/// Whether an identifier looks like a CUDA API name (for "unmapped" findings
-/// and the cheap pre-scan).
-bool looksLikeCudaName(const std::string &Name);
-
 } // namespace cu2dcu
