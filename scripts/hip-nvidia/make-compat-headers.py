@@ -23,6 +23,8 @@ output folder (default build/hip-nvidia-include/hip) and patches the copy:
   * HIP's mask-less warp votes (__ballot, 64-bit; __any; __all) are ADDED to
     nvidia_hip_runtime.h, mapped to the *_sync forms over the active lanes
     (upstream already maps __shfl*; CUDA rejects mask-less votes on sm_70+);
+  * HIP's mask-less shuffles are ADDED as functions too, for code that
+    replaces upstream's __shfl* macros with its own;
   * HIP's device-side assert, which traps on every call (a missing pair of
     parentheses) and loses cudaErrorAssert, is REMOVED so CUDA's own applies;
   * two upstream typos are fixed (a duplicated CUDA_11010 define, a missing
@@ -239,6 +241,28 @@ __device__ inline int __hip_compat_all(int pred) { return __all_sync(__activemas
 #define __ballot(p) __hip_compat_ballot(p)
 #define __any(p) __hip_compat_any(p)
 #define __all(p) __hip_compat_all(p)
+#endif
+
+/* cu2dcu-compat: HIP's mask-less shuffles as functions as well.  Upstream's
+ * macros cover the calls, but code that defines one of these names itself
+ * replaces the macro: a CUDA 9 shim `#define __shfl_down(v, d)
+ * __shfl_down_sync(0xffffffff, v, d)` reads `__shfl_down(v, d)` once
+ * translated for HIP 5.2 (HeCBench nbnxm), and for sm_70 and later CUDA
+ * declares no such function.  The names are parenthesized so that the macros
+ * do not expand them here. */
+#if defined(__CUDACC__) && !defined(CU2DCU_NO_WARP_COMPAT)
+template <typename T> __device__ inline T(__shfl)(T var, int src, int width = warpSize) {
+    return __shfl_sync(0xffffffffu, var, src, width);
+}
+template <typename T> __device__ inline T(__shfl_up)(T var, unsigned int delta, int width = warpSize) {
+    return __shfl_up_sync(0xffffffffu, var, delta, width);
+}
+template <typename T> __device__ inline T(__shfl_down)(T var, unsigned int delta, int width = warpSize) {
+    return __shfl_down_sync(0xffffffffu, var, delta, width);
+}
+template <typename T> __device__ inline T(__shfl_xor)(T var, int mask, int width = warpSize) {
+    return __shfl_xor_sync(0xffffffffu, var, mask, width);
+}
 #endif
 """
 

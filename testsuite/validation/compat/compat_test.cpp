@@ -27,6 +27,14 @@ __global__ void scale_and_sum(float* x, float* out, float s, int n) {
     if (threadIdx.x % warpSize == 0 && __popcll(ballot) > 0) atomicAdd(out, v);
 }
 
+// A CUDA 9 shim whose body translation turned into HIP's own name (HeCBench
+// nbnxm) replaces HIP's macro: the call must still find a function.
+#pragma push_macro("__shfl_down")
+#undef __shfl_down
+#define __shfl_down(v, d) __shfl_down(v, d)
+__global__ void shim_shuffle(float* x) { x[threadIdx.x] += __shfl_down(x[threadIdx.x], 1); }
+#pragma pop_macro("__shfl_down")
+
 int main() {
     int count = 0;
     if (hipGetDeviceCount(&count) != hipSuccess || count == 0) {
