@@ -69,7 +69,7 @@ FAMILIES = [
          hip=["miopen/miopen.h"], hip_lib="MIOpen", api_names=["^cudnn[A-Z]"]),
     dict(family="nccl", file="nccl.yaml", cuda=["nccl.h"], hip=["rccl/rccl.h"],
          hip_lib="RCCL", api_names=["^nccl[A-Z]"]),
-    dict(family="cub", file="cub.yaml", cuda=[], hip=["hipcub/hipcub.hpp"],
+    dict(family="cub", file="cub.yaml", cuda=["cub/util_debug.cuh"], hip=["hipcub/hipcub.hpp"],
          hip_lib="hipCUB"),
     dict(family="thrust", file="thrust.yaml", cuda=[], hip=["thrust/device_vector.h"],
          hip_lib="rocThrust"),

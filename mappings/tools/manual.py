@@ -412,7 +412,18 @@ COMMENTS = {
     "fp16": "cuda_fp16.h / cuda_bf16.h.",
 }
 
-RULES = {"runtime": RUNTIME, "types": TYPES, "device": DEVICE, "fp16": FP16}
+# CUB's error checks (cub/util_debug.cuh), which CUB's own examples use
+# throughout. hipCUB (config.hpp) has HipcubDebug and hipcub::Debug (the
+# namespace entry renames cub::Debug's qualifier), but nothing that exits.
+CUB = {
+    "CubDebug": {"hip": "HipcubDebug", "status": "supported"},
+    "CubDebugExit": {"reason": "hipCUB has no CubDebugExit; the shim exits as CUB's does, after "
+                               "HipcubDebug has printed the error.",
+                     "shim": "cu2dcu_CubDebugExit"},
+    "cub::Debug": {"hip": "cub::Debug", "status": "supported"},
+}
+
+RULES = {"runtime": RUNTIME, "types": TYPES, "device": DEVICE, "fp16": FP16, "cub": CUB}
 
 
 # ------------------------------------------------------------------ headers

@@ -93,6 +93,24 @@ def hip_sides(prefix):
     return [Side(t) for t in sorted(trees, key=lambda t: vkey(t.version))]
 
 
+def namespace_renames(maps):
+    """{CUDA namespace: HIP namespace} of the namespace entries that rename."""
+    return {e["cuda"]: e["hip"] for m in maps for e in m["entries"]
+            if isinstance(e, dict) and e.get("kind") == "namespace" and e.get("hip")
+            and e["hip"] != e["cuda"]}
+
+
+def as_translated(e, renames):
+    """The entry with the HIP name a use gets: the translator renames a
+    qualified name's qualifier by its namespace entry (cub::Debug is written
+    hipcub::Debug)."""
+    hip = e["hip"]
+    for ns in sorted(renames, key=len, reverse=True):
+        if hip.startswith(ns) and e.get("kind") != "namespace":
+            return dict(e, hip=renames[ns] + hip[len(ns):])
+    return e
+
+
 def check_hip(e, where, hip_hdrs, sides, rep):
     """Checks the HIP name against every set that has its library: declared
     from hip_since on, and not before (so hip_since is the first version that
@@ -239,6 +257,7 @@ def check_entries(maps, cuda, sides, rep):
                                       if isinstance(e, dict) and e.get("predefined")
                                       and e.get("kind") == "function"})
     stats, entries_by_family, seen = {}, {}, {}
+    renames = namespace_renames(maps)
     for m in maps:
         fam = str(m.get("family", "?"))
         st = stats.setdefault(fam, collections.Counter())
@@ -251,7 +270,8 @@ def check_entries(maps, cuda, sides, rep):
             st[e.get("status", "supported")] += 1
             check_cuda(e, where, cuda, builtins, rep)
             if e.get("hip"):
-                st[check_hip(e, where, m.get("hip_headers") or [], sides, rep)] += 1
+                st[check_hip(as_translated(e, renames), where, m.get("hip_headers") or [],
+                             sides, rep)] += 1
             if e.get("hip_defines"):
                 check_hip_defines(e, where, sides, rep)
     return stats, entries_by_family
