@@ -35,7 +35,7 @@ public:
     bool Outside = false;
     const FunctionDecl *F = checkedFunction(Launch, Ctx, &Outside);
     if (!F && !Outside)
-      return;
+      return onInstantiatedLaunch(Launch, Ctx);
     const FunctionFlow &Flow = analysis().flowAt(Launch, Ctx);
     const Expr *Block = Config->getArg(1);
     auto Threads = threadsOf(Block, Flow, Ctx, 0);
@@ -45,24 +45,62 @@ public:
         onShapeFrom32(Config->getArg(I), Roles[I], Ctx);
     if (!Threads || *Threads <= 1 || *Threads % 64 == 0)
       return; // <<<1, 1>>>: serial code, no wavefront to fill
-    uint64_t N = *Threads, Waves = (N + 63) / 64, Idle = Waves * 64 - N;
-    std::string Message = "block of " + std::to_string(N) + " threads is not a multiple of 64: " +
-                          (N < 64 ? "it fills " + std::to_string(N) + " of the 64 lanes of its "
-                                    "only wavefront"
-                                  : "it runs as " + std::to_string(Waves) +
-                                        " wavefronts with " + std::to_string(Idle) +
-                                        " idle lanes") +
-                          "; a multiple of 64 (e.g. " + std::to_string(Waves * 64) +
-                          ") uses every lane";
-    SourceLocation At = Block->getBeginLoc();
-    if (At.isInvalid())
-      At = Launch->getBeginLoc();
     // <<<g, WARP_SIZE * 3>>>: the shape follows the constant's definition.
     auto Named = warpSizeIn(Block, Ctx);
-    report(At, Severity::Note, Message, {}, Named ? Named->DefinitionLoc : SourceLocation());
+    report(blockLoc(Launch), Severity::Note, blockMessage(*Threads, ""), {},
+           Named ? Named->DefinitionLoc : SourceLocation());
   }
 
 private:
+  static SourceLocation blockLoc(const CUDAKernelCallExpr *Launch) {
+    SourceLocation At = Launch->getConfig()->getArg(1)->getBeginLoc();
+    return At.isValid() ? At : Launch->getBeginLoc();
+  }
+
+  static std::string blockMessage(uint64_t N, const std::string &Origin) {
+    uint64_t Waves = (N + 63) / 64, Idle = Waves * 64 - N;
+    return "block of " + std::to_string(N) + " threads" + Origin + " is not a multiple of 64: " +
+           (N < 64 ? "it fills " + std::to_string(N) + " of the 64 lanes of its only wavefront"
+                   : "it runs as " + std::to_string(Waves) + " wavefronts with " +
+                         std::to_string(Idle) + " idle lanes") +
+           "; a multiple of 64 (e.g. " + std::to_string(Waves * 64) + ") uses every lane";
+  }
+
+  /// A launch in a template instantiation whose block size is a template
+  /// argument (`<<<g, BLOCK_THREADS>>>` in `Test<32, 32>`): the pattern cannot
+  /// know the value, so each instantiation reports its own, folded into the
+  /// point of instantiation, where the argument is written.
+  void onInstantiatedLaunch(const CUDAKernelCallExpr *Launch, ASTContext &Ctx) {
+    const FunctionDecl *F = enclosingFunction(Launch, Ctx);
+    const NonTypeTemplateParmDecl *Param = templateArgumentIn(Launch->getConfig()->getArg(1));
+    if (!F || !Param)
+      return;
+    const FunctionFlow &Flow = analysis().flowAt(Launch, Ctx);
+    auto Threads = threadsOf(Launch->getConfig()->getArg(1), Flow, Ctx, 0);
+    SourceLocation Written = F->getPointOfInstantiation();
+    if (!Threads || *Threads <= 1 || *Threads % 64 == 0 || Written.isInvalid())
+      return;
+    std::string Instance; // Test<32, 32>: each instantiation is a finding of its own
+    llvm::raw_string_ostream OS(Instance);
+    F->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/false);
+    std::string Origin = " (template argument '" + Param->getNameAsString() + "' of '" +
+                         Instance + "')";
+    report(blockLoc(Launch), Severity::Note, blockMessage(*Threads, Origin), {}, Written);
+  }
+
+  /// The template parameter a block size expression of an instantiation was
+  /// written with, if any.
+  static const NonTypeTemplateParmDecl *templateArgumentIn(const Stmt *S) {
+    if (!S)
+      return nullptr;
+    if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(S))
+      return Subst->getParameter();
+    for (const Stmt *Child : S->children())
+      if (const NonTypeTemplateParmDecl *P = templateArgumentIn(Child))
+        return P;
+    return nullptr;
+  }
+
   llvm::SmallPtrSet<const Expr *, 8> ReportedProducts;
   /// What each local variable's initialiser holds (a product with 32 or
   /// nothing), kept across the launches of the translation unit.
