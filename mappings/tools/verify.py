@@ -105,8 +105,10 @@ def as_translated(e, renames):
     qualified name's qualifier by its namespace entry (cub::Debug is written
     hipcub::Debug)."""
     hip = e["hip"]
+    if e.get("kind") == "namespace":
+        return e
     for ns in sorted(renames, key=len, reverse=True):
-        if hip.startswith(ns) and e.get("kind") != "namespace":
+        if hip.startswith(ns):
             return dict(e, hip=renames[ns] + hip[len(ns):])
     return e
 
