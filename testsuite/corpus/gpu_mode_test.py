@@ -30,6 +30,12 @@ class HipccFlags(unittest.TestCase):
         self.assertEqual(args[2:5], ["-rdc=true", "--use_fast_math", "--default-stream=per-thread"])
         self.assertNotIn("gfx90a", args)
 
+    def test_amd_only_flags_dropped(self):
+        args = hipcc_nvidia.translate(["-O3", "-munsafe-fp-atomics", "-c", "k.cu"])
+        self.assertEqual(args, ["-x", "cu", "-O3", "-c", "k.cu"])
+        self.assertEqual(hipcc_nvidia.translate(["a.o", "-fgpu-rdc", "--hip-link", "-o", "a"]),
+                         ["a.o", "-rdc=true", "-o", "a"])
+
 
 class OutputComparison(unittest.TestCase):
     def test_timing_lines_blanks_and_pointers_left_out(self):

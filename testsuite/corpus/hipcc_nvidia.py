@@ -10,7 +10,8 @@ CU2DCU_HIP_NVIDIA_INCLUDE (required).
 
 hipcc (clang) flags become nvcc's: --offload-arch=* -> -arch=sm_XX,
 -fgpu-rdc -> -rdc=true, -ffast-math -> --use_fast_math, other host-compiler
-flags (-W*, -f*, -m*, -pthread) -> -Xcompiler.
+flags (-W*, -f*, -m*, -pthread) -> -Xcompiler; AMD-only ones
+(-munsafe-fp-atomics, --hip-link) are dropped.
 """
 import os
 import sys
@@ -21,6 +22,8 @@ NVCC_OWN = ("-O", "-g", "-c", "-o", "-I", "-D", "-U", "-L", "-l", "-std=", "-isy
             "-include", "-E", "-M", "-x", "-shared", "-w", "-Xcompiler", "-Xlinker")
 SEPARATE_VALUE = {"-o", "-I", "-D", "-U", "-L", "-l", "-isystem", "-include", "-x",
                   "-Xcompiler", "-Xlinker"}
+# hipcc-only flags with no meaning on NVIDIA (gcc and nvcc reject them): dropped.
+DROPPED = {"-munsafe-fp-atomics", "-mno-unsafe-fp-atomics", "--hip-link"}
 RENAMED = {"-fgpu-rdc": "-rdc=true", "-ffast-math": "--use_fast_math",
            "-fno-gpu-rdc": "-rdc=false", "-fgpu-default-stream=per-thread": "--default-stream=per-thread",
            "-fgpu-default-stream=legacy": "--default-stream=legacy"}
@@ -35,6 +38,8 @@ def translate(argv):
         if arg.startswith("--offload-arch") or arg.startswith("--amdgpu-target"):
             if "=" not in arg:
                 i += 1  # the target is the next argument
+        elif arg in DROPPED:
+            pass
         elif arg in RENAMED:
             out.append(RENAMED[arg])
         elif arg == "-x" and i + 1 < len(argv) and argv[i + 1] == "hip":

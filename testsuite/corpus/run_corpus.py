@@ -104,6 +104,9 @@ def parse_args(argv):
                                                           "gpu-dev.json"),
                     help="gpu_run.py's results, whose headline the summary shows")
     ap.add_argument("--mappings", help="the tool's --mappings (to pin the maps of a frozen tool)")
+    ap.add_argument("--tool-arg", action="append", default=[], metavar="ARG",
+                    help="an extra cu2dcu argument for every translation, e.g. "
+                         "--tool-arg=--fix-wave64 (repeatable)")
     ap.add_argument("--hipcc", default="hipcc")
     ap.add_argument("--out", default=os.path.join(REPO, "testsuite", "results", "corpus", "dev.json"))
     ap.add_argument("--markdown", help="also write the summary table to this file")
@@ -253,7 +256,7 @@ def translate(name, args, work, target=()):
     flags = makefile_flags(cuda_dir)
     shutil.rmtree(out_dir, ignore_errors=True)
     cmd = [args.tool, cuda_dir, "-o", out_dir, "-j", "1", "--fail-on=never",
-           "--json", report_path] + list(target) + (["--mappings", args.mappings] if args.mappings else []) + ["--"] + compiler_flags(flags, header_dirs(cuda_dir))
+           "--json", report_path] + list(target) + (["--mappings", args.mappings] if args.mappings else []) + list(args.tool_arg) + ["--"] + compiler_flags(flags, header_dirs(cuda_dir))
     tool = run_measured(cmd, args.timeout, os.path.join(work, name + ".log"))
     tool["crash"] = not tool["timeout"] and (tool["exitCode"] == TOOL_CRASH_CODE
                                              or tool["exitCode"] < 0)
