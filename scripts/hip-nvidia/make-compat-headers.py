@@ -33,7 +33,13 @@ output folder (default build/hip-nvidia-include/hip) and patches the copy:
 Every edit must match exactly once; a mismatch (other HIP version) is an
 error, never a silent skip.  The source tree is never modified.
 
-Usage: make-compat-headers.py [--src /usr/include/hip] [--out build/hip-nvidia-include]
+With --wave64 (default output build/hip-nvidia-wave64-include) the headers
+also EMULATE AMD's 64-lane wavefront: warpSize, hipDeviceProp_t::warpSize,
+hipDeviceAttributeWarpSize and __AMDGCN_WAVEFRONT_SIZE are 64, and HIP's
+cross-lane operations span the two NVIDIA warps of a wavefront
+(scripts/hip-nvidia/wave64/, docs/wave64-emulation.md).
+
+Usage: make-compat-headers.py [--wave64] [--src /usr/include/hip] [--out DIR]
 Then:  nvcc -x cu -D__HIP_PLATFORM_NVIDIA__ -isystem <out> file.cpp
 (-isystem keeps the deprecation warnings of the wrappers out of the build log.)
 """
@@ -44,6 +50,10 @@ import shutil
 import sys
 
 API = "nvidia_detail/nvidia_hip_runtime_api.h"
+RUNTIME = "nvidia_detail/nvidia_hip_runtime.h"
+COMMON = "hip_common.h"
+WAVE64_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wave64")
+WAVE64_HEADERS = ("cu2dcu_wave64_config.h", "cu2dcu_wave64_core.h", "cu2dcu_wave64.h")
 MARK = "/* cu2dcu-compat: "
 
 
@@ -291,22 +301,93 @@ def patch_runtime(t):
     return t[:end] + WARP_COMPAT + "\n" + t[end:]
 
 
-PATCHES = {API: patch_runtime_api, "nvidia_detail/nvidia_hip_runtime.h": patch_runtime}
+WAVE64_WARP = r"""
+/* cu2dcu-compat: wave64 emulation of HIP's cross-lane operations
+ * (hip/cu2dcu_wave64.h), and HIP's mask-less shuffles as functions as well,
+ * for code that replaces those macros with its own (see the plain compat
+ * headers' note on HeCBench nbnxm). */
+#include <hip/cu2dcu_wave64.h>
+#if defined(__CUDACC__)
+template <typename T> __device__ inline T(__shfl)(T var, int src, int width = warpSize) {
+    return ::__cu2dcu_w64::shfl(__CU2DCU_W64_SITE, var, src, width);
+}
+template <typename T> __device__ inline T(__shfl_up)(T var, unsigned int delta, int width = warpSize) {
+    return ::__cu2dcu_w64::shfl_up(__CU2DCU_W64_SITE, var, delta, width);
+}
+template <typename T> __device__ inline T(__shfl_down)(T var, unsigned int delta, int width = warpSize) {
+    return ::__cu2dcu_w64::shfl_down(__CU2DCU_W64_SITE, var, delta, width);
+}
+template <typename T> __device__ inline T(__shfl_xor)(T var, int mask, int width = warpSize) {
+    return ::__cu2dcu_w64::shfl_xor(__CU2DCU_W64_SITE, var, mask, width);
+}
+#endif
+"""
+
+
+def patch_runtime_api_wave64(t):
+    """The plain patches, then the wavefront size reported as 64 and upstream's
+    shuffle macros left to the emulation."""
+    t = patch_runtime_api(t)
+    t = sub_once(t, "    cdprop.warpSize = prop->warpSize;\n",
+                 f"    {MARK}wave64 emulation: every device has 64-lane wavefronts; not matched */\n",
+                 "hipChooseDevice warpSize")
+    t = sub_once(t, "    p_prop->warpSize = cdprop.warpSize;\n",
+                 f"    {MARK}wave64 emulation */\n    p_prop->warpSize = 64;\n",
+                 "hipGetDeviceProperties warpSize")
+    t = sub_once(t, "        case hipDeviceAttributeWarpSize:\n            cdattr = cudaDevAttrWarpSize;\n            break;\n",
+                 "        case hipDeviceAttributeWarpSize:\n"
+                 f"            {MARK}wave64 emulation */\n            *pi = 64;\n            return hipSuccess;\n",
+                 "hipDeviceGetAttribute WarpSize")
+    for name in ("__shfl", "__shfl_up", "__shfl_down", "__shfl_xor"):
+        old = f"#define {name}(...) "
+        start = t.find(old)
+        end = t.find("\n", start)
+        if start < 0 or t.count(old) != 1:
+            raise PatchError(f"upstream's {name} macro not found")
+        t = t[:start] + f"{MARK}{name}: hip/cu2dcu_wave64.h */" + t[end:]
+    return t
+
+
+def patch_runtime_wave64(t):
+    t = keep_cuda_device_assert(t)
+    end = t.rstrip().rfind("#endif")
+    if end < 0 or "HIP_INCLUDE_HIP_NVIDIA_DETAIL_HIP_RUNTIME_H" not in t:
+        raise PatchError("nvidia_hip_runtime.h: include guard not found")
+    return t[:end] + WAVE64_WARP + "\n" + t[end:]
+
+
+def patch_common_wave64(t):
+    """The wavefront size is set before any HIP declaration."""
+    end = t.rstrip().rfind("#endif")
+    if end < 0 or "HIP_INCLUDE_HIP_HIP_COMMON_H" not in t:
+        raise PatchError("hip_common.h: include guard not found")
+    return t[:end] + MARK + "wave64 emulation */\n#include <hip/cu2dcu_wave64_config.h>\n" + t[end:]
+
+
+def patches(wave64):
+    if wave64:
+        return {API: patch_runtime_api_wave64, RUNTIME: patch_runtime_wave64,
+                COMMON: patch_common_wave64}
+    return {API: patch_runtime_api, RUNTIME: patch_runtime}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--src", default="/usr/include/hip")
-    ap.add_argument("--out", default="build/hip-nvidia-include")
+    ap.add_argument("--wave64", action="store_true",
+                    help="emulate AMD's 64-lane wavefront (default --out build/hip-nvidia-wave64-include)")
+    ap.add_argument("--out")
     a = ap.parse_args()
-    dst = os.path.join(a.out, "hip")
+    out = a.out or ("build/hip-nvidia-wave64-include" if a.wave64 else "build/hip-nvidia-include")
+    dst = os.path.join(out, "hip")
     if not os.path.isdir(a.src):
         sys.exit(f"make-compat-headers: no HIP headers at {a.src}")
+    edits = patches(a.wave64)
     tmp = dst + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     shutil.copytree(a.src, tmp, symlinks=False)
     try:
-        for rel, fn in PATCHES.items():
+        for rel, fn in edits.items():
             p = os.path.join(tmp, rel)
             with open(p) as f:
                 text = f.read()
@@ -317,10 +398,13 @@ def main():
     except PatchError as e:
         shutil.rmtree(tmp, ignore_errors=True)
         sys.exit(f"make-compat-headers: {e}")
+    if a.wave64:
+        for name in WAVE64_HEADERS:
+            shutil.copy(os.path.join(WAVE64_DIR, name), os.path.join(tmp, name))
     shutil.rmtree(dst, ignore_errors=True)
     os.rename(tmp, dst)
-    n = sum(open(os.path.join(dst, r)).read().count(MARK) for r in PATCHES)
-    print(f"make-compat-headers: wrote {dst} ({n} compat edits)")
+    n = sum(open(os.path.join(dst, r)).read().count(MARK) for r in edits)
+    print(f"make-compat-headers: wrote {dst} ({n} compat edits{', wave64 emulation' if a.wave64 else ''})")
 
 
 if __name__ == "__main__":
