@@ -156,23 +156,19 @@ PlacedFixes placeFixes(SourceContext &Context, const std::vector<Wave64Fix> &Fix
   return Placed;
 }
 
-/// --fix-wave64: a standalone safe fix applies now; the others wait for the
-/// decision per lane grouping, once the unit is checked. A note (what the
-/// translator did, a harmless oversize) does not hold them back.
+/// --fix-wave64: every fix waits for the decision per lane grouping, once the
+/// unit is checked, so a grouping is fixed completely or not at all. Even a
+/// fix that is right on its own (a wider lane-bit container) is held back
+/// beside a finding that has none: applied alone it gives a port that looks
+/// fixed and is still wrong (HeCBench atomicAggregate under the wave64
+/// emulation). A note (what the translator did, a harmless oversize) does not
+/// hold them back.
 void applyOrDefer(SourceContext &Context, const std::vector<Wave64Fix> &Fixes, PlacedFixes Placed,
                   DeferredWave64Finding Deferred, Severity Level) {
-  std::vector<Diagnostic> &Reported = Context.findingsFor(Deferred.File).Diagnostics;
   bool Fixable = Placed.AllResolved && !Placed.Edits.empty() &&
                  llvm::all_of(Fixes, [](const Wave64Fix &F) { return F.Safe; });
   bool Standalone = !Fixes.empty() &&
                     llvm::all_of(Fixes, [](const Wave64Fix &F) { return F.Standalone; });
-  if (Fixable && Standalone) {
-    for (FixIt &X : Reported.back().Fixes)
-      X.Applied = true;
-    for (auto &[File, E] : Placed.Edits)
-      Context.findingsFor(File).Edits.push_back(std::move(E));
-    return;
-  }
   if (Fixable || (Level != Severity::Note && !Standalone)) {
     Deferred.Fixable = Fixable;
     for (auto &[File, E] : Placed.Edits)

@@ -3,7 +3,10 @@
 // safe fix pins each default-width shuffle other than an xor to width 32,
 // which keeps CUDA's meaning (each half of the wavefront shuffles as one
 // 32-lane warp). The lane math by 32 stays as written. A shuffle spelled in
-// a macro body gets the finding but no fix (the body stands for every use).
+// a macro body gets the finding but no fix (the body stands for every use),
+// and so the grouping's pins are held back with it: a grouping is fixed
+// completely or not at all (FROM_LANE's unpinned broadcast would still read
+// lane 0 of the wavefront in the upper half).
 #include <cuda_runtime.h>
 
 #define FROM_LANE(v, l) __shfl_sync(0xffffffff, v, l)
