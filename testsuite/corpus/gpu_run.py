@@ -158,15 +158,17 @@ class Original:
     def deterministic(self):
         return self.again is None or self.again == self.lines
 
-    def judge(self, ours):
+    def judge(self, ours, normalize=lambda lines: lines):
         """("same" or "differs", the first difference or None) for lines
-        of another program; lines the original varies are not compared."""
-        if self.lines == ours:
+        of another program; lines the original varies are not compared.
+        `normalize` is applied to both sides first."""
+        first, ours = normalize(self.lines), normalize(ours)
+        if first == ours:
             return "same", None
-        again = self.rerun()
-        if again != self.lines and stable_compare(self.lines, again, ours):
+        again = normalize(self.rerun())
+        if again != first and stable_compare(first, again, ours):
             return "same", None
-        return "differs", first_difference(self.lines, ours)
+        return "differs", first_difference(first, ours)
 
 
 class Runner:
@@ -341,6 +343,24 @@ def write_json(path, document):
 # --- wave64 emulation --------------------------------------------------------
 
 VARIANT_FAILURE = {"build": "build-failure", "run": "run-failure", "not-run": "not-run"}
+EMULATION_TRAP = "cu2dcu wave64 emulation: "
+
+
+def emulation_trap(output):
+    """The emulation's first trap message in a program's output, or None."""
+    for line in (output or "").splitlines():
+        if line.startswith(EMULATION_TRAP):
+            return line[:300]
+    return None
+
+
+def twin_lines(name):
+    """What a hand-written twin prints differently by design: the API's
+    name (CUDA/HIP) and the paths to the original's input files, which
+    twins read from ../NAME-cuda/."""
+    sibling = re.compile(r"\.\./[\w.+-]+-cuda/")
+    api = re.compile(r"(?i)cuda|hip")
+    return lambda lines: [api.sub("GPU", sibling.sub("./", line)) for line in lines]
 FAILED = ("differs", "build-failure", "run-failure")
 TIMEOUT_ATTEMPTS = 2  # a record whose program timed out runs again once
 
@@ -456,7 +476,8 @@ class Wave64Runner(Runner):
             return "not-run" if failure == "not-run" else "cuda-" + failure
         original = Original(self, cuda, comparable_lines(output))
         for key, folder, env in variants:
-            self.judge_variant(record["variants"][key], original, folder, env)
+            normalize = twin_lines(record["name"]) if key == "twin" else (lambda lines: lines)
+            self.judge_variant(record["variants"][key], original, folder, env, normalize)
         if original.again is not None:
             record["cuda"]["rerunSame"] = original.deterministic()
         if original.cut:
@@ -465,16 +486,21 @@ class Wave64Runner(Runner):
             return "no-output"
         return "ok" if original.deterministic() else "nondeterministic"
 
-    def judge_variant(self, part, original, folder, env):
+    def judge_variant(self, part, original, folder, env, normalize=lambda lines: lines):
         result, failure, output = self.run_built(part["build"], folder, env)
         if result is not None:
             part["run"] = result
-        if failure:
+        trap = emulation_trap(output)
+        if trap:  # the emulation said it cannot give AMD's answer
+            part["verdict"], part["trap"] = "emulation-trap", trap
+        elif failure == "run" and result.get("timeout"):
+            part["verdict"] = "timeout"
+        elif failure:
             part["verdict"] = VARIANT_FAILURE[failure]
         elif not original.lines:
             part["verdict"] = "no-output"
         else:
-            part["verdict"], difference = original.judge(comparable_lines(output))
+            part["verdict"], difference = original.judge(comparable_lines(output), normalize)
             if difference:
                 part["difference"] = difference
 
@@ -519,6 +545,7 @@ def summary_lists(records):
            and verdict(r, "wave64") not in (None, "not-run")]
     severe = lambda r: r["w64"]["error"] + r["w64"]["warning"] > 0
     differs = [r for r in ran if verdict(r, "wave64") in FAILED and plain_fine(r)]
+    cannot = ("timeout", "emulation-trap")  # no verdict on wave64 either way
     fixed = [r for r in ran if verdict(r, "fixed") not in (None, "not-run")]
     names = lambda rs: sorted(r["name"] for r in rs)
     return {
@@ -531,10 +558,14 @@ def summary_lists(records):
                                              and not plain_fine(r)),
         "translated_same_with_w64_error": names(r for r in ran if verdict(r, "wave64") == "same"
                                                 and r["w64"]["error"] > 0),
+        "translated_timeouts": names(r for r in ran if verdict(r, "wave64") == "timeout"),
+        "translated_emulation_traps": names(r for r in ran if verdict(r, "wave64") == "emulation-trap"),
         "twin_differs": names(r for r in ran if verdict(r, "twin") in FAILED),
+        "twin_timeouts_or_traps": names(r for r in ran if verdict(r, "twin") in cannot),
         "twin_build_failures": names(r for r in ran if verdict(r, "twin") == "build-failure"),
         "fixed_run": names(fixed),
         "fixed_differs": names(r for r in fixed if verdict(r, "fixed") in FAILED),
+        "fixed_timeouts_or_traps": names(r for r in fixed if verdict(r, "fixed") in cannot),
         "fixed_same_where_translated_differs": names(
             r for r in fixed if verdict(r, "fixed") == "same" and verdict(r, "wave64") in FAILED),
         "nondeterministic": names(r for r in records if r.get("cudaVerdict") == "nondeterministic"),

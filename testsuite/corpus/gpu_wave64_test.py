@@ -97,6 +97,49 @@ class Summary(unittest.TestCase):
         self.assertTrue(gpu_run.wave64_finished(r))
 
 
+class CannotJudge(unittest.TestCase):
+    """A timeout or an emulation trap says nothing about wave64 either way."""
+
+    def test_timeouts_and_traps_are_not_differences(self):
+        records = [record("slow", wave64="timeout", twin="timeout", w64={"warning": 1}),
+                   record("trapped", wave64="emulation-trap", twin="emulation-trap"),
+                   record("real", wave64="differs", twin="same", w64={"warning": 1})]
+        lists = gpu_run.summarize([records])["lists"]
+        self.assertEqual(lists["translated_differs"], ["real"])
+        self.assertEqual(lists["translated_timeouts"], ["slow"])
+        self.assertEqual(lists["translated_emulation_traps"], ["trapped"])
+        self.assertEqual(lists["twin_differs"], [])
+        self.assertEqual(lists["twin_timeouts_or_traps"], ["slow", "trapped"])
+        self.assertEqual(lists["benchmarks_run"], ["real", "slow", "trapped"])
+
+    def judge(self, result, failure, output):
+        runner = SimpleNamespace(run_built=lambda *a: (result, failure, output))
+        original = gpu_run.Original(None, None, ["PASS"])
+        part = {"build": {"ok": True}}
+        gpu_run.Wave64Runner.judge_variant(runner, part, original, "folder", {})
+        return part["verdict"]
+
+    def test_variant_verdicts(self):
+        self.assertEqual(self.judge({"ok": False, "timeout": True}, "run", ""), "timeout")
+        self.assertEqual(self.judge({"ok": False, "timeout": False}, "run", "x"), "run-failure")
+        self.assertEqual(self.judge({"ok": True}, None, "cu2dcu wave64 emulation: op: why\nPASS"),
+                         "emulation-trap")
+        self.assertEqual(self.judge({"ok": True}, None, "PASS"), "same")
+
+    def test_emulation_trap_is_read_from_the_output(self):
+        output = "PASS\ncu2dcu wave64 emulation: __shfl in block (0,0,0): why\nFAIL\n"
+        self.assertEqual(gpu_run.emulation_trap(output),
+                         "cu2dcu wave64 emulation: __shfl in block (0,0,0): why")
+        self.assertIsNone(gpu_run.emulation_trap("PASS\n"))
+        self.assertIsNone(gpu_run.emulation_trap(None))
+
+    def test_twin_prints_api_and_input_paths_its_own_way(self):
+        normalize = gpu_run.twin_lines("nms")
+        self.assertEqual(normalize(["Read ../nms-cuda/detections.txt", "Evaluate cudaFree"]),
+                         normalize(["Read ./detections.txt", "Evaluate hipFree"]))
+        self.assertNotEqual(normalize(["sum 1"]), normalize(["sum 2"]))
+
+
 class Selection(unittest.TestCase):
     def test_order_and_filter(self):
         def gpu(name, verdict, seconds):

@@ -225,6 +225,16 @@ __device__ inline void checkMask(unsigned site, const char *op, unsigned long lo
  * (CUB, libcu++) make it. A 64-bit mask is HIP's. Tag dispatch, not
  * `if constexpr`, so that C++11 and C++14 code compiles. */
 template <bool> struct WaveMask {};
+
+/* CUDA requires a calling lane to be in its mask. A 32-bit mask made from a
+ * 64-bit HIP ballot (`unsigned m = __ballot(1)` in a branch AMD would not
+ * compile) names the lower half's lanes only: the emulation cannot say what
+ * AMD would do with it. */
+__device__ inline void checkCudaMask(const char *op, unsigned mask) {
+  if (!((mask >> halfLane()) & 1u))
+    fail(op, "a 32-bit (CUDA) mask that does not name the calling lane; in HIP the mask is "
+             "64-bit (a truncated __ballot or a 32-bit constant selects only the lower half)");
+}
 template <class M> using MaskKind = WaveMask<sizeof(M) == 8>;
 
 #define CU2DCU_W64_SYNC_FORM(NAME, OPERATION, ARG)                                               \
@@ -235,6 +245,7 @@ template <class M> using MaskKind = WaveMask<sizeof(M) == 8>;
   }                                                                                              \
   template <class M, class T>                                                                    \
   __device__ inline T NAME(WaveMask<false>, unsigned, M mask, T var, ARG arg, int width) {       \
+    checkCudaMask("__" #NAME, static_cast<unsigned>(mask));                                      \
     return ::__##NAME(static_cast<unsigned>(mask), var, arg, width);                            \
   }                                                                                              \
   template <class M, class T>                                                                    \
@@ -255,6 +266,7 @@ __device__ inline unsigned long long ballot_sync(WaveMask<true>, unsigned site, 
 }
 template <class M>
 __device__ inline unsigned long long ballot_sync(WaveMask<false>, unsigned, M mask, int predicate) {
+  checkCudaMask("__ballot_sync", static_cast<unsigned>(mask));
   return ::__ballot_sync(static_cast<unsigned>(mask), predicate);
 }
 template <class M> __device__ inline unsigned long long ballot_sync(unsigned site, M mask, int predicate) {
@@ -265,6 +277,7 @@ __device__ inline int any_sync(WaveMask<true> wide, unsigned site, M mask, int p
   return ballot_sync(wide, site, mask, predicate) != 0;
 }
 template <class M> __device__ inline int any_sync(WaveMask<false>, unsigned, M mask, int predicate) {
+  checkCudaMask("__any_sync", static_cast<unsigned>(mask));
   return ::__any_sync(static_cast<unsigned>(mask), predicate);
 }
 template <class M> __device__ inline int any_sync(unsigned site, M mask, int predicate) {
@@ -275,6 +288,7 @@ __device__ inline int all_sync(WaveMask<true> wide, unsigned site, M mask, int p
   return ballot_sync(wide, site, mask, predicate) == static_cast<unsigned long long>(mask);
 }
 template <class M> __device__ inline int all_sync(WaveMask<false>, unsigned, M mask, int predicate) {
+  checkCudaMask("__all_sync", static_cast<unsigned>(mask));
   return ::__all_sync(static_cast<unsigned>(mask), predicate);
 }
 template <class M> __device__ inline int all_sync(unsigned site, M mask, int predicate) {

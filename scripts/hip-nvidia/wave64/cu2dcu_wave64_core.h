@@ -12,6 +12,11 @@
  * other's lanes as exited. A half that then arrives anyway traps. */
 #define CU2DCU_WAVE64_TIMEOUT_NS 2000000ull
 #endif
+#ifndef CU2DCU_WAVE64_TIMEOUT_POLLS
+/* ...and at least this many polls: time that passes while the GPU runs
+ * another process's context does not count as waiting. */
+#define CU2DCU_WAVE64_TIMEOUT_POLLS 20000u
+#endif
 
 
 namespace __cu2dcu_w64 {
@@ -91,6 +96,13 @@ __device__ inline unsigned long long now() {
   return t;
 }
 
+/* Polls spin at first (the other half is usually a few cycles behind), then
+ * sleep so that a long wait leaves the issue slots to the warps that work. */
+__device__ inline void backOff(unsigned polls) {
+  if (polls > 64)
+    __nanosleep(64);
+}
+
 __device__ __noinline__ inline void fail(const char *op, const char *why) {
   printf("cu2dcu wave64 emulation: %s in block (%u,%u,%u) thread (%u,%u,%u): %s\n", op,
          blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, why);
@@ -115,14 +127,14 @@ template <class State> __device__ inline State &initialized(State *states, unsig
   State &s = states[waveIndex()];
   const unsigned long long tag = blockTag();
   if (halfLane() == leaderOf(active)) {
-    for (unsigned long long seen; (seen = load(s.tag)) != tag;) {
+    unsigned polls = 0;
+    for (unsigned long long seen; (seen = load(s.tag)) != tag; backOff(++polls)) {
       if (seen != kInitializing && atomicCAS(&s.tag, seen, kInitializing) == seen) {
         s.reset();
         __threadfence_block();
         atomicExch(&s.tag, tag);
         break;
       }
-      __nanosleep(32);
     }
   }
   __syncwarp(active);
@@ -167,8 +179,8 @@ __device__ inline bool partnerAway(Gate &g) {
 /* The slots are written only once both halves have read the last joint
  * meeting's values. */
 __device__ inline void waitForPreviousMeeting(Wave &w) {
-  while (stateOf(load(w.meet)) == kMatched)
-    __nanosleep(32);
+  for (unsigned polls = 0; stateOf(load(w.meet)) == kMatched; ++polls)
+    backOff(polls);
 }
 
 __device__ inline void endMeeting(Wave &w) {
@@ -181,8 +193,8 @@ __device__ inline void endMeeting(Wave &w) {
 
 /* Lanes of one half that diverged and reach operations apart take turns. */
 __device__ inline void lockHalf(Wave &w) {
-  while (atomicCAS(&w.lock[half()], 0u, 1u) != 0u)
-    __nanosleep(32);
+  for (unsigned polls = 0; atomicCAS(&w.lock[half()], 0u, 1u) != 0u; ++polls)
+    backOff(polls);
   __threadfence_block();
 }
 __device__ inline void unlockHalf(Wave &w) {
@@ -194,7 +206,7 @@ __device__ inline void unlockHalf(Wave &w) {
  * lanes take part), false when the other's lanes are inactive here. */
 __device__ inline bool waitAtSite(Wave &w, Gate &g, unsigned long long mine) {
   const unsigned long long start = now();
-  for (;;) {
+  for (unsigned polls = 0;; ++polls) {
     const unsigned long long m = load(w.meet);
     if (stateOf(m) == kMatched)
       return true;
@@ -202,13 +214,13 @@ __device__ inline bool waitAtSite(Wave &w, Gate &g, unsigned long long mine) {
       atomicExch(&w.meet, 0ull);
       return false;
     }
-    const bool timedOut = now() - start > CU2DCU_WAVE64_TIMEOUT_NS;
+    const bool timedOut = polls > CU2DCU_WAVE64_TIMEOUT_POLLS && now() - start > CU2DCU_WAVE64_TIMEOUT_NS;
     if ((partnerAway(g) || timedOut) && atomicCAS(&w.meet, mine, 0ull) == mine) {
       if (timedOut && !partnerAway(g))
         store(g.gone[half() ^ 1], 1u);
       return false;
     }
-    __nanosleep(64);
+    backOff(polls);
   }
 }
 
@@ -219,7 +231,7 @@ __device__ inline bool waitAtSite(Wave &w, Gate &g, unsigned long long mine) {
 __device__ inline bool meet(Wave &w, Gate &g, unsigned site) {
   const unsigned h = half();
   const unsigned long long mine = meetWord(site, kWaiting, h);
-  for (;;) {
+  for (unsigned polls = 0;; backOff(++polls)) {
     if (partnerAway(g))
       return false;
     const unsigned long long m = atomicCAS(&w.meet, 0ull, mine);
@@ -236,7 +248,6 @@ __device__ inline bool meet(Wave &w, Gate &g, unsigned site) {
         return false;
       atomicCAS(&w.meet, m, meetWord(theirs, kReleased, h ^ 1));
     }
-    __nanosleep(32);
   }
 }
 

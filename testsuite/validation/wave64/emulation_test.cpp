@@ -353,6 +353,13 @@ __global__ void maskNotActive(unsigned long long *out) {
   if (threadIdx.x < 32) out[threadIdx.x] = __ballot_sync(~0ull, 1);
 }
 
+// A 64-bit ballot truncated to a CUDA mask (HeCBench lda's CUDA 9 branch):
+// the upper half's lanes are not in it.
+__global__ void truncatedBallotMask(float *out) {
+  const unsigned int active = __ballot(1);
+  out[threadIdx.x] = __shfl_down_sync(active, (float)threadIdx.x, 1);
+}
+
 int trapCase(const std::string &name) {
   void *out;
   hipMalloc(&out, 64 * sizeof(unsigned long long));
@@ -360,6 +367,8 @@ int trapCase(const std::string &name) {
     hipLaunchKernelGGL(coalescedAcrossHalves, dim3(1), dim3(64), 0, 0, (int *)out);
   else if (name == "late")
     hipLaunchKernelGGL(lateHalf, dim3(1), dim3(64), 0, 0, (int *)out);
+  else if (name == "cuda-mask")
+    hipLaunchKernelGGL(truncatedBallotMask, dim3(1), dim3(64), 0, 0, (float *)out);
   else if (name == "mask")
     hipLaunchKernelGGL(maskNotActive, dim3(1), dim3(64), 0, 0, (unsigned long long *)out);
   else {
