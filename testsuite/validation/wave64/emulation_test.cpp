@@ -354,8 +354,10 @@ __global__ void maskNotActive(unsigned long long *out) {
 }
 
 // A 64-bit ballot truncated to a CUDA mask (HeCBench lda's CUDA 9 branch):
-// the upper half's lanes are not in it.
+// its low 32 bits are the lower half's lanes, so with lanes 0-15 idle the
+// upper half's lanes 32-47 are not in it.
 __global__ void truncatedBallotMask(float *out) {
+  if (threadIdx.x < 16) return;
   const unsigned int active = __ballot(1);
   out[threadIdx.x] = __shfl_down_sync(active, (float)threadIdx.x, 1);
 }
