@@ -292,13 +292,17 @@ def keep_cuda_device_assert(t):
             "every call and loses cudaErrorAssert). */\n" + t[end + len("    }\n"):])
 
 
-def patch_runtime(t):
-    t = keep_cuda_device_assert(t)
-    # insert before the last "#endif" (the include guard)
+def before_guard_end(t, guard, text, header):
+    """`text` inserted before the last "#endif" (the include guard's)."""
     end = t.rstrip().rfind("#endif")
-    if end < 0 or "HIP_INCLUDE_HIP_NVIDIA_DETAIL_HIP_RUNTIME_H" not in t:
-        raise PatchError("nvidia_hip_runtime.h: include guard not found")
-    return t[:end] + WARP_COMPAT + "\n" + t[end:]
+    if end < 0 or guard not in t:
+        raise PatchError(f"{header}: include guard not found")
+    return t[:end] + text + t[end:]
+
+
+def patch_runtime(t):
+    return before_guard_end(keep_cuda_device_assert(t), "HIP_INCLUDE_HIP_NVIDIA_DETAIL_HIP_RUNTIME_H",
+                            WARP_COMPAT + "\n", "nvidia_hip_runtime.h")
 
 
 WAVE64_WARP = r"""
@@ -349,19 +353,15 @@ def patch_runtime_api_wave64(t):
 
 
 def patch_runtime_wave64(t):
-    t = keep_cuda_device_assert(t)
-    end = t.rstrip().rfind("#endif")
-    if end < 0 or "HIP_INCLUDE_HIP_NVIDIA_DETAIL_HIP_RUNTIME_H" not in t:
-        raise PatchError("nvidia_hip_runtime.h: include guard not found")
-    return t[:end] + WAVE64_WARP + "\n" + t[end:]
+    return before_guard_end(keep_cuda_device_assert(t), "HIP_INCLUDE_HIP_NVIDIA_DETAIL_HIP_RUNTIME_H",
+                            WAVE64_WARP + "\n", "nvidia_hip_runtime.h")
 
 
 def patch_common_wave64(t):
     """The wavefront size is set before any HIP declaration."""
-    end = t.rstrip().rfind("#endif")
-    if end < 0 or "HIP_INCLUDE_HIP_HIP_COMMON_H" not in t:
-        raise PatchError("hip_common.h: include guard not found")
-    return t[:end] + MARK + "wave64 emulation */\n#include <hip/cu2dcu_wave64_config.h>\n" + t[end:]
+    return before_guard_end(t, "HIP_INCLUDE_HIP_HIP_COMMON_H",
+                            MARK + "wave64 emulation */\n#include <hip/cu2dcu_wave64_config.h>\n",
+                            "hip_common.h")
 
 
 def patches(wave64):
