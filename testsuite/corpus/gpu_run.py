@@ -359,8 +359,9 @@ def twin_lines(name):
     name (CUDA/HIP) and the paths to the original's input files, which
     twins read from ../NAME-cuda/."""
     sibling = re.compile(r"\.\./[\w.+-]+-cuda/")
+    here = re.compile(r"(?<![\w.])\./")
     api = re.compile(r"(?i)cuda|hip")
-    return lambda lines: [api.sub("GPU", sibling.sub("./", line)) for line in lines]
+    return lambda lines: [api.sub("GPU", here.sub("", sibling.sub("", line))) for line in lines]
 FAILED = ("differs", "build-failure", "run-failure")
 TIMEOUT_ATTEMPTS = 2  # a record whose program timed out runs again once
 

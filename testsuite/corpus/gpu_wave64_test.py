@@ -137,6 +137,9 @@ class CannotJudge(unittest.TestCase):
         normalize = gpu_run.twin_lines("nms")
         self.assertEqual(normalize(["Read ../nms-cuda/detections.txt", "Evaluate cudaFree"]),
                          normalize(["Read ./detections.txt", "Evaluate hipFree"]))
+        self.assertEqual(normalize(["(detections.txt): 2997", "! ./hash/a.txt : missing"]),
+                         normalize(["(../nms-cuda/detections.txt): 2997",
+                                    "! ../bitcracker-cuda/hash/a.txt : missing"]))
         self.assertNotEqual(normalize(["sum 1"]), normalize(["sum 2"]))
 
 
