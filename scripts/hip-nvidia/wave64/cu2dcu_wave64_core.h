@@ -283,8 +283,17 @@ __device__ inline int syncthreads_or(int predicate) {
   return (__syncthreads_or)(predicate);
 }
 
+/* CUDA's cooperative groups sync a block with __barrier_sync(0); other ids
+ * are named barriers of some warps, not the block's. */
+__device__ inline void barrier_sync(unsigned id) {
+  if (id == 0)
+    enterBarrier();
+  (__barrier_sync)(id);
+}
+
 } // namespace __cu2dcu_w64
 
+#define __barrier_sync(id) ::__cu2dcu_w64::barrier_sync(id)
 #define __syncthreads() ::__cu2dcu_w64::syncthreads()
 #define __syncthreads_count(p) ::__cu2dcu_w64::syncthreads_count(p)
 #define __syncthreads_and(p) ::__cu2dcu_w64::syncthreads_and(p)
