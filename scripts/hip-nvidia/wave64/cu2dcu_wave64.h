@@ -18,12 +18,11 @@
 #define CU2DCU_WAVE64_H
 #if defined(__CUDACC__)
 
-#include <stdio.h>
+#include <hip/cu2dcu_wave64_core.h>
 /* CUDA's cooperative groups keep CUDA's own warp calls (their tiles of 32 or
  * fewer lanes lie inside one half, where the native operations give AMD's
- * answer); their block sync goes through the barrier below. */
-#include <hip/cu2dcu_wave64_core.h>
-/* CUDA 13's cooperative groups need C++17 (code in an older dialect cannot
+ * answer); included after the core, their block sync is the emulated barrier.
+ * CUDA 13's cooperative groups need C++17 (code in an older dialect cannot
  * include them at all). */
 #if __cplusplus >= 201703L
 #define CU2DCU_W64_COOPERATIVE_GROUPS 1
@@ -85,8 +84,7 @@ __device__ inline unsigned readLane(const Exchange &x, int index) {
   return laneActive(x, lane64) ? load(x.wave->data[lane64]) : 0u;
 }
 
-__device__ inline unsigned long long laneMask64(const Exchange &x, unsigned mine, unsigned partners) {
-  (void)x;
+__device__ inline unsigned long long laneMask64(unsigned mine, unsigned partners) {
   return half() == 0 ? (static_cast<unsigned long long>(partners) << 32) | mine
                      : (static_cast<unsigned long long>(mine) << 32) | partners;
 }
@@ -155,20 +153,20 @@ template <class T> __device__ inline T shfl_xor(unsigned site, T var, int laneMa
 
 __device__ inline unsigned long long ballot(unsigned site, int predicate) {
   const Exchange x = exchange(site, "__ballot", 0, predicate);
-  const unsigned long long result = laneMask64(x, x.bits, x.partnerBits);
+  const unsigned long long result = laneMask64(x.bits, x.partnerBits);
   finish(x);
   return result;
 }
 __device__ inline unsigned long long activemask(unsigned site) {
   const Exchange x = exchange(site, "__activemask", 0, 1);
-  const unsigned long long result = laneMask64(x, x.active, x.partnerActive);
+  const unsigned long long result = laneMask64(x.active, x.partnerActive);
   finish(x);
   return result;
 }
 __device__ inline int any(unsigned site, int predicate) { return ballot(site, predicate) != 0; }
 __device__ inline int all(unsigned site, int predicate) {
   const Exchange x = exchange(site, "__all", 0, predicate);
-  const bool result = laneMask64(x, x.bits, x.partnerBits) == laneMask64(x, x.active, x.partnerActive);
+  const bool result = laneMask64(x.bits, x.partnerBits) == laneMask64(x.active, x.partnerActive);
   finish(x);
   return result;
 }

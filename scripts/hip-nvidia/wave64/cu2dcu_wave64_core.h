@@ -18,7 +18,6 @@
 #define CU2DCU_WAVE64_TIMEOUT_POLLS 20000u
 #endif
 
-
 namespace __cu2dcu_w64 {
 
 constexpr unsigned kLanes = 64;
@@ -160,7 +159,8 @@ __device__ inline void failIfPresumedExited(Gate &g, const char *op) {
 
 /* ---- the meeting of the halves (one leader lane per half) ----------------- */
 
-enum : unsigned { kEmpty = 0, kWaiting = 1, kMatched = 2, kReleased = 3 };
+/* A meeting word of 0: nobody is waiting. */
+enum : unsigned { kWaiting = 1, kMatched = 2, kReleased = 3 };
 
 __device__ inline unsigned long long meetWord(unsigned site, unsigned state, unsigned h) {
   return (static_cast<unsigned long long>(site) << 32) | (state << 8) | h;
