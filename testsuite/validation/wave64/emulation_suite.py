@@ -100,8 +100,9 @@ def run(binary, *argv, timeout=300):
         proc = subprocess.run([binary, *argv], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, timeout=timeout)
         return proc.returncode, proc.stdout[-3000:]
-    except subprocess.TimeoutExpired as e:
-        return None, (e.stdout or b"")[-3000:].decode(errors="replace") if isinstance(e.stdout, bytes) else str(e)
+    except subprocess.TimeoutExpired as e:  # its output may come back as bytes
+        out = e.stdout or ""
+        return None, (out.decode(errors="replace") if isinstance(out, bytes) else out)[-3000:]
 
 
 def judge(args, binaries):
