@@ -39,7 +39,10 @@ original's output the same way, its variants:
   plain    with --with-plain only: the translation with the plain compat
            headers (a copy of translated/ in plain/), as in the mode above
 A variant's verdict: same, differs, no-output, build-failure, run-failure,
-not-run. The benchmark's cudaVerdict: ok, no-output, nondeterministic (the
+not-run, timeout (past --run-timeout) or emulation-trap (the emulation said
+it cannot give AMD's answer); the last two count as neither same nor
+different. A twin is compared with CUDA/HIP names and input paths
+normalized (twin_lines). The benchmark's cudaVerdict: ok, no-output, nondeterministic (the
 original, run again because a variant differed, printed something else:
 left out of every count and listed), cuda-build, cuda-run, not-run.
 summarize() counts a run; `--merge A.json B.json ... --out F` merges the
@@ -139,6 +142,10 @@ def first_difference(a, b):
     return None
 
 
+def unchanged(lines):
+    return lines
+
+
 class Original:
     """The original's comparable output, and a second run of it, made the
     first time a comparison needs it (when something differs)."""
@@ -158,7 +165,7 @@ class Original:
     def deterministic(self):
         return self.again is None or self.again == self.lines
 
-    def judge(self, ours, normalize=lambda lines: lines):
+    def judge(self, ours, normalize=unchanged):
         """("same" or "differs", the first difference or None) for lines
         of another program; lines the original varies are not compared.
         `normalize` is applied to both sides first."""
@@ -477,7 +484,7 @@ class Wave64Runner(Runner):
             return "not-run" if failure == "not-run" else "cuda-" + failure
         original = Original(self, cuda, comparable_lines(output))
         for key, folder, env in variants:
-            normalize = twin_lines(record["name"]) if key == "twin" else (lambda lines: lines)
+            normalize = twin_lines(record["name"]) if key == "twin" else unchanged
             self.judge_variant(record["variants"][key], original, folder, env, normalize)
         if original.again is not None:
             record["cuda"]["rerunSame"] = original.deterministic()
@@ -487,7 +494,7 @@ class Wave64Runner(Runner):
             return "no-output"
         return "ok" if original.deterministic() else "nondeterministic"
 
-    def judge_variant(self, part, original, folder, env, normalize=lambda lines: lines):
+    def judge_variant(self, part, original, folder, env, normalize=unchanged):
         result, failure, output = self.run_built(part["build"], folder, env)
         if result is not None:
             part["run"] = result
