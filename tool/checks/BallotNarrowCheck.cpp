@@ -77,6 +77,8 @@ private:
       if (const auto *Bin = dyn_cast<BinaryOperator>(P)) {
         if (Bin->isAssignmentOp() && Bin->getLHS()->IgnoreParenImpCasts() == Ref)
           continue; // written, not read
+        if (Bin->getOpcode() == BO_Assign && widenedWithIt(Bin->getLHS(), V, Flow, Ctx))
+          continue; // copied into a lane-bit container the fixes widen too
         if (Bin->isAssignmentOp())
           return false; // copied elsewhere
         continue;       // bit ops, shifts, comparisons, arithmetic
@@ -106,8 +108,8 @@ private:
         return false;
       if (Ctx.getTypeSize(T) >= 64)
         return true;
-      return V->getInit() && (analysis().taint(V->getInit(), Flow, Ctx) & TaintBallot) &&
-             context().options().FixWave64 && widenType(V, Flow, Ctx).Safe;
+      return (analysis().taint(E, Flow, Ctx) & TaintBallot) && context().options().FixWave64 &&
+             widenType(V, Flow, Ctx).Safe;
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       auto W = asWarpCall(Call, context().map());
@@ -118,6 +120,16 @@ private:
     return false;
   }
 
+  /// Whether Into (the left side of `Into = From`) is a local 32-bit lane-bit
+  /// container that the fixes widen as well, so the copy loses nothing.
+  bool widenedWithIt(const Expr *Into, const VarDecl *From, const FunctionFlow &Flow,
+                     ASTContext &Ctx) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Into->IgnoreParenImpCasts());
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    return V && V != From && isNarrowInteger(V->getType(), Ctx) &&
+           (analysis().taint(Ref, Flow, Ctx) & TaintBallot) && widenType(V, Flow, Ctx).Safe;
+  }
+
   Wave64Fix widenType(const VarDecl *V, const FunctionFlow &Flow, ASTContext &Ctx) {
     Wave64Fix None;
     TypeSourceInfo *TSI = V->getTypeSourceInfo();
@@ -125,8 +137,12 @@ private:
       return None;
     TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
     bool Simple = TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>();
-    bool Safe = Simple && V->isLocalVarDecl() && declaredAlone(V, Ctx) &&
-                usesAreBitwise(V, Flow, Ctx);
+    // A copy cycle (a = b; b = a;) is judged unsafe rather than followed.
+    bool Entered = Simple && V->isLocalVarDecl() && declaredAlone(V, Ctx) &&
+                   Widening.insert(V).second;
+    bool Safe = Entered && usesAreBitwise(V, Flow, Ctx);
+    if (Entered)
+      Widening.erase(V);
     return rangeFix(Ctx.getSourceManager(), TL.getBeginLoc(), TL.getEndLoc(),
                     "unsigned long long", "store the ballot in 64 bits", Safe);
   }
@@ -313,6 +329,9 @@ private:
                "-bit '" + F->getReturnType().getAsString() +
                "': lanes 32-63 of a 64-lane wavefront are lost; return unsigned long long");
   }
+
+  /// The variables whose widening is being judged (widenType), against cycles.
+  llvm::SmallPtrSet<const VarDecl *, 4> Widening;
 };
 
 } // namespace

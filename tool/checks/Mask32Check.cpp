@@ -117,7 +117,7 @@ private:
                  (Decision.Legacy ? std::string("")
                                   : std::string(" and HIP's *_sync functions reject it")) +
                  "; compute it in an unsigned long long",
-             {});
+             Mask.Var ? typeJudgedElsewhere(Mask.Var, Ctx) : std::vector<Wave64Fix>{});
       return;
     default:
       return;
@@ -159,6 +159,30 @@ private:
     }
   }
 
+  /// Gives a mask variable a 64-bit type; safe (when asked) only for a
+  /// builtin or typedef type declared alone. A parameter is left alone: its
+  /// type is the function's signature.
+  std::vector<Wave64Fix> widenType(const VarDecl *V, ASTContext &Ctx, bool Safe) {
+    TypeSourceInfo *TSI = V->getTypeSourceInfo();
+    if (!TSI || V->getType()->getContainedAutoType() || isa<ParmVarDecl>(V))
+      return {};
+    TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
+    bool Simple = (TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>()) &&
+                  declaredAlone(V, Ctx);
+    return {rangeFix(Ctx.getSourceManager(), TL.getBeginLoc(), TL.getEndLoc(),
+                     "unsigned long long", "give the mask a 64-bit type", Safe && Simple)};
+  }
+
+  /// A computed mask variable's type, as a suggestion: whether its values
+  /// are 64-bit lane masks is for W64-BALLOT-NARROW to judge, whose safe
+  /// fix makes the same edit (see Wave64Fix::JudgedElsewhere).
+  std::vector<Wave64Fix> typeJudgedElsewhere(const VarDecl *V, ASTContext &Ctx) {
+    std::vector<Wave64Fix> Fixes = widenType(V, Ctx, false);
+    for (Wave64Fix &F : Fixes)
+      F.JudgedElsewhere = true;
+    return Fixes;
+  }
+
   /// Widens the macro or variable that holds a full 32-bit mask.
   std::vector<Wave64Fix> widenDefinition(const MaskInfo &Mask, ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
@@ -170,14 +194,8 @@ private:
     Fixes.push_back(rangeFix(SM, Mask.ValueBegin, Mask.ValueEnd, "0xffffffffffffffffull",
                              "widen the mask to 64 bits", true));
     if (Mask.Var) {
-      TypeSourceInfo *TSI = Mask.Var->getTypeSourceInfo();
-      if (!TSI || Mask.Var->getType()->getContainedAutoType())
-        return Fixes;
-      TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
-      bool Simple = (TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>()) &&
-                    declaredAlone(Mask.Var, Ctx);
-      Fixes.push_back(rangeFix(SM, TL.getBeginLoc(), TL.getEndLoc(), "unsigned long long",
-                               "give the mask a 64-bit type", Simple));
+      std::vector<Wave64Fix> Type = widenType(Mask.Var, Ctx, true);
+      Fixes.insert(Fixes.end(), Type.begin(), Type.end());
     }
     return Fixes;
   }

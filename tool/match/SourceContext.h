@@ -35,8 +35,15 @@ struct DeferredWave64Finding {
   std::vector<std::pair<clang::FileID, Edit>> Edits;
   /// Every fix is safe and lies in a translated file: applied unless withheld.
   bool Fixable = false;
+  /// Without a safe fix, it holds back its grouping's fixes, unless it is a
+  /// review of what the translator did rather than a 32-lane assumption.
+  bool HoldsBackGrouping = true;
+  /// Its fixes are all Wave64Fix::JudgedElsewhere: resolved when the
+  /// grouping's safe fixes make the same edits.
+  bool ResolvedBySameEdits = false;
   /// The finding: at Offset of File, findingsFor(File).Diagnostics[Index]
-  /// (an index only the fixable ones need: reported after the translator's).
+  /// (an index only the fixable and covered ones need: reported by the checks,
+  /// after the translator's).
   clang::FileID File;
   unsigned Offset = 0;
   size_t Index = 0;

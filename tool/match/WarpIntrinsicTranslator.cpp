@@ -393,7 +393,8 @@ private:
                        legacyHipName(Call, D.Entry) +
                        "', which runs on every active lane of the 64-lane wavefront; the mask "
                        "was dropped. Check that every lane reaching this call is in the mask "
-                       "(--strict-masks leaves such calls unchanged)");
+                       "(--strict-masks leaves such calls unchanged)",
+                   {}, {}, Wave64Role::TranslationReview);
     if (!D.Legacy)
       return editMask(D);
     writeLegacyCall(D);

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <tuple>
 
 namespace cu2dcu {
 
@@ -203,6 +205,24 @@ private:
 
 } // namespace
 
+namespace {
+
+using EditKey = std::tuple<clang::FileID, unsigned, unsigned, std::string>;
+
+EditKey keyOf(const std::pair<clang::FileID, Edit> &E) {
+  return {E.first, E.second.Offset, E.second.Length, E.second.Text};
+}
+
+/// Whether a finding without a safe fix asks only for changes that its
+/// grouping's safe fixes make anyway (a mask variable whose declaration the
+/// ballot check widens): it is then resolved by them, not a blocker.
+bool coveredBy(const DeferredWave64Finding &F, const std::set<EditKey> &GroupEdits) {
+  return F.ResolvedBySameEdits && !F.Edits.empty() &&
+         llvm::all_of(F.Edits, [&](const auto &E) { return GroupEdits.count(keyOf(E)); });
+}
+
+} // namespace
+
 void applyWave64Fixes(SourceContext &Context, clang::ASTContext &Ast) {
   std::vector<DeferredWave64Finding> Findings = std::move(Context.deferredWave64());
   Context.deferredWave64().clear();
@@ -212,11 +232,24 @@ void applyWave64Fixes(SourceContext &Context, clang::ASTContext &Ast) {
   std::vector<unsigned> GroupOf;
   for (const DeferredWave64Finding &F : Findings)
     GroupOf.push_back(Groups.groupOf(F));
+  std::map<unsigned, std::set<EditKey>> SafeEdits; // by leader
+  for (size_t I = 0; I < Findings.size(); ++I)
+    if (Findings[I].Fixable)
+      for (const auto &E : Findings[I].Edits)
+        SafeEdits[Groups.leaderOf(GroupOf[I])].insert(keyOf(E));
   // The first finding of each group that has no safe fix, by leader.
   std::map<unsigned, const DeferredWave64Finding *> Blocker;
-  for (size_t I = 0; I < Findings.size(); ++I)
-    if (!Findings[I].Fixable)
-      Blocker.try_emplace(Groups.leaderOf(GroupOf[I]), &Findings[I]);
+  std::vector<size_t> Covered;
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    const DeferredWave64Finding &F = Findings[I];
+    unsigned Leader = Groups.leaderOf(GroupOf[I]);
+    if (F.Fixable || !F.HoldsBackGrouping)
+      continue;
+    if (coveredBy(F, SafeEdits[Leader]))
+      Covered.push_back(I);
+    else
+      Blocker.try_emplace(Leader, &F);
+  }
   for (size_t I = 0; I < Findings.size(); ++I) {
     DeferredWave64Finding &F = Findings[I];
     if (!F.Fixable)
@@ -239,6 +272,11 @@ void applyWave64Fixes(SourceContext &Context, clang::ASTContext &Ast) {
                     "declaration, a helper or constant both use, or one macro); changing only "
                     "some of a grouping's 32-lane assumptions breaks code that was consistent";
   }
+  // A covered finding's change is made by the group's safe fixes.
+  for (size_t I : Covered)
+    if (!Blocker.count(Groups.leaderOf(GroupOf[I])))
+      for (FixIt &X : Context.findingsFor(Findings[I].File).Diagnostics[Findings[I].Index].Fixes)
+        X.Applied = true;
 }
 
 } // namespace cu2dcu

@@ -171,6 +171,8 @@ void applyOrDefer(SourceContext &Context, const std::vector<Wave64Fix> &Fixes, P
                     llvm::all_of(Fixes, [](const Wave64Fix &F) { return F.Standalone; });
   if (Fixable || (Level != Severity::Note && !Standalone)) {
     Deferred.Fixable = Fixable;
+    Deferred.ResolvedBySameEdits =
+        !Fixes.empty() && llvm::all_of(Fixes, [](const Wave64Fix &F) { return F.JudgedElsewhere; });
     for (auto &[File, E] : Placed.Edits)
       Deferred.Edits.push_back({File, std::move(E)});
     Context.deferredWave64().push_back(std::move(Deferred));
@@ -181,7 +183,7 @@ void applyOrDefer(SourceContext &Context, const std::vector<Wave64Fix> &Fixes, P
 
 bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
                   Severity Level, std::string Message, std::vector<Wave64Fix> Fixes,
-                  clang::SourceLocation DefinedAt) {
+                  clang::SourceLocation DefinedAt, Wave64Role Role) {
   clang::SourceManager &SM = Context.sourceManager();
   std::optional<FilePosition> Pos = findingPosition(Context, Loc);
   if (!Pos || isSuppressed(Context.textOf(Pos->File), Pos->Offset, CheckId))
@@ -198,7 +200,8 @@ bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::
   Reported.back().Definition = std::move(Definition);
   if (Context.options().FixWave64)
     applyOrDefer(Context, Fixes, std::move(Placed),
-                 DeferredWave64Finding{Loc, DefinedAt, {}, false, Pos->File, Pos->Offset,
+                 DeferredWave64Finding{Loc, DefinedAt, {}, false,
+                                       Role == Wave64Role::Assumption, false, Pos->File, Pos->Offset,
                                        Reported.size() - 1, CheckId},
                  Level);
   return true;

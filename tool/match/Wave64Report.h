@@ -30,6 +30,12 @@ struct Wave64Fix {
   /// are such does not hold back the grouping's other fixes
   /// (match/Wave64FixGroups.h); every other fix waits for the grouping.
   bool Standalone = false;
+  /// The check cannot judge this fix (a mask variable's type: whether a
+  /// 64-bit value ever reaches it is the ballot check's business). It is not
+  /// applied for this finding; the finding counts as resolved, and does not
+  /// hold back its grouping, when a safe fix of the grouping makes the same
+  /// edit.
+  bool JudgedElsewhere = false;
 };
 
 /// A fix replacing the token spelled at Loc.
@@ -47,6 +53,12 @@ Wave64Fix rangeFix(const clang::SourceManager &SM, clang::SourceLocation Begin,
 /// may be written as `W64-*` to ignore every wave64 check.
 bool isSuppressed(const std::string &Text, unsigned Offset, const std::string &CheckId);
 
+/// Whether a finding without a safe fix holds back the other fixes of its
+/// lane grouping (match/Wave64FixGroups.h): a 32-lane assumption does; a
+/// review of a translation decision that no width fix changes (a mask the
+/// translator dropped) does not.
+enum class Wave64Role { Assumption, TranslationReview };
+
 /// Reports one wave64 finding (see the file comment). DefinedAt, for a
 /// finding at a use of a named warp constant, is where the constant's value is
 /// written: the finding records it (Diagnostic::Definition) when that is in a
@@ -54,6 +66,7 @@ bool isSuppressed(const std::string &Text, unsigned Offset, const std::string &C
 /// outside the translated files.
 bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
                   Severity Level, std::string Message, std::vector<Wave64Fix> Fixes = {},
-                  clang::SourceLocation DefinedAt = {});
+                  clang::SourceLocation DefinedAt = {},
+                  Wave64Role Role = Wave64Role::Assumption);
 
 } // namespace cu2dcu
