@@ -38,6 +38,10 @@ original's output the same way, its variants:
   fixed    the --fix-wave64 translation, where a fix applied (fixed/NAME-cuda)
   plain    with --with-plain only: the translation with the plain compat
            headers (a copy of translated/ in plain/), as in the mode above
+A benchmark whose manifest record has runArgs (wave64-small-inputs.json:
+the emulation is too slow for its Makefile's arguments) runs, original and
+variants alike, as `make -s run LAUNCHER=bin/with-run-args`, which starts the
+program with those arguments instead.
 A variant's verdict: same, differs, no-output, build-failure, run-failure,
 not-run, timeout (past --run-timeout) or emulation-trap (the emulation said
 it cannot give AMD's answer); the last two count as neither same nor
@@ -150,14 +154,14 @@ class Original:
     """The original's comparable output, and a second run of it, made the
     first time a comparison needs it (when something differs)."""
 
-    def __init__(self, runner, folder, lines):
-        self.runner, self.folder, self.lines = runner, folder, lines
+    def __init__(self, runner, folder, lines, env=None):
+        self.runner, self.folder, self.lines, self.env = runner, folder, lines, env
         self.again = None  # the second run's lines, once made
         self.cut = False  # the deadline stopped the second run
 
     def rerun(self):
         if self.again is None:
-            _, output = self.runner.execute(self.folder)
+            _, output = self.runner.execute(self.folder, self.env)
             self.cut = output is None
             self.again = comparable_lines(output or "")
         return self.again
@@ -200,6 +204,10 @@ class Runner:
             f.write("#!/bin/sh\nexec %s %s \"$@\"\n" % (sys.executable,
                                                        os.path.join(HERE, "hipcc_nvidia.py")))
         os.chmod(hipcc, 0o755)
+        with_args = os.path.join(bindir, "with-run-args")
+        with open(with_args, "w") as f:  # a Makefile's $(LAUNCHER): other arguments
+            f.write("#!/bin/sh\nexec \"$1\" $CU2DCU_RUN_ARGS\n")
+        os.chmod(with_args, 0o755)
         env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""),
                    CU2DCU_NVCC=self.args.nvcc, CU2DCU_SM=self.sm,
                    CU2DCU_HIP_NVIDIA_INCLUDE=os.path.join(self.stage, include))
@@ -239,7 +247,11 @@ class Runner:
         timeout = min(self.args.run_timeout, self.left() - 10)
         if timeout < self.args.run_timeout:
             return {"ok": False, "error": "not-run"}, None  # cut short, it would prove nothing
-        code, seconds, output = run(["make", "-s", "run"], folder, timeout, env or self.env)
+        env = env or self.env
+        command = ["make", "-s", "run"]
+        if "CU2DCU_RUN_ARGS" in env:  # smaller inputs: the program with other arguments
+            command.append("LAUNCHER=" + os.path.join(self.stage, "bin", "with-run-args"))
+        code, seconds, output = run(command, folder, timeout, env)
         result = {"ok": code == 0, "exitCode": code, "seconds": seconds, "timeout": code is None}
         if code != 0:
             result["tail"] = output.strip().splitlines()[-3:]
@@ -423,12 +435,13 @@ class Wave64Runner(Runner):
     def variants(self, name):
         """(variant, folder, environment) in the order they run."""
         info, folder = self.info(name), lambda *p: os.path.join(self.stage, *p)
-        found = [("wave64", folder("translated", name + "-cuda"), self.env_w64),
-                 ("twin", folder("twin", name + "-hip"), self.env_w64)]
+        w64, plain = self.with_run_args(name, self.env_w64), self.with_run_args(name, self.env)
+        found = [("wave64", folder("translated", name + "-cuda"), w64),
+                 ("twin", folder("twin", name + "-hip"), w64)]
         if info.get("fixesApplied"):
-            found.append(("fixed", folder("fixed", name + "-cuda"), self.env_w64))
+            found.append(("fixed", folder("fixed", name + "-cuda"), w64))
         if self.args.with_plain:
-            found.append(("plain", folder("plain", name + "-cuda"), self.env))
+            found.append(("plain", folder("plain", name + "-cuda"), plain))
         return found
 
     def prepare(self, names):
@@ -461,6 +474,7 @@ class Wave64Runner(Runner):
                 "plainVerdictBefore": info.get("previousVerdict"),
                 "fixesApplied": info.get("fixesApplied", 0),
                 "w64": w64_counts(info.get("w64Findings", [])),
+                "runArgs": info.get("runArgs"),
                 "attempt": self.attempts.get(name, 0) + 1}
 
     def benchmark(self, name):
@@ -473,16 +487,22 @@ class Wave64Runner(Runner):
         record["cudaVerdict"] = self.judge_variants(record, cuda, variants)
         self.store(record)
 
+    def with_run_args(self, name, env):
+        """env, and the benchmark's smaller inputs if the stage gives it some."""
+        args = self.info(name).get("runArgs")
+        return dict(env, CU2DCU_RUN_ARGS=args) if args else env
+
     def judge_variants(self, record, cuda, variants):
         """Runs the original, then each variant against it: the original's verdict."""
-        result, failure, output = self.run_built(record["cuda"]["build"], cuda)
+        env = self.with_run_args(record["name"], self.env)
+        result, failure, output = self.run_built(record["cuda"]["build"], cuda, env)
         if result is not None:
             record["cuda"]["run"] = result
         if failure:
             for part in record["variants"].values():
                 part["verdict"] = "not-run"
             return "not-run" if failure == "not-run" else "cuda-" + failure
-        original = Original(self, cuda, comparable_lines(output))
+        original = Original(self, cuda, comparable_lines(output), env)
         for key, folder, env in variants:
             normalize = twin_lines(record["name"]) if key == "twin" else unchanged
             self.judge_variant(record["variants"][key], original, folder, env, normalize)

@@ -36,7 +36,9 @@ then by the original's earlier run time, fastest first. The stage:
                                 previousVerdict, fixesApplied, twinSiblings and
                                 cudaSiblings (the ../X-cuda folders the twin or
                                 the original names), w64Findings (id, severity,
-                                file, line)
+                                file, line), runArgs (the arguments the
+                                run uses instead of the Makefile's, from
+                                wave64-small-inputs.json)
   cuda/NAME-cuda/               the original (and every ../X-cuda a twin or an
                                 original names; gpu_run.py copies them beside
                                 the twin, fixed and plain trees)
@@ -57,6 +59,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 RESULTS = os.path.join(REPO, "testsuite", "results", "corpus")
+# Benchmarks the emulation runs with smaller arguments (the file says why).
+with open(os.path.join(HERE, "wave64-small-inputs.json")) as _f:
+    SMALL_INPUTS = json.load(_f)["runArgs"]
 # Warp-level features: a benchmark whose translation or twin uses one is
 # warp-relevant (run first: wave64 emulation changes what they compute).
 WARP_FEATURES = re.compile(
@@ -217,6 +222,9 @@ def stage_benchmark(args, entry):
     entry["cudaSiblings"] = siblings(os.path.join(args.corpus, name + "-cuda"), args.corpus)
     entry["w64Findings"] = w64_findings(read_report(os.path.join(args.work, name + ".json")))
     entry["fixesApplied"] = applied_fixes(read_report(os.path.join(args.fixed_work, name + ".json")))
+    small = SMALL_INPUTS.get(name)
+    if small:
+        entry["runArgs"] = small["args"]
     if entry["fixesApplied"]:
         copy(os.path.join(args.fixed_work, name + "-out"), os.path.join(args.out, "fixed", name + "-cuda"))
 

@@ -309,6 +309,21 @@ class Runners(FakeCorpus):
         self.assertEqual(summary["lists"]["translated_failed_plain_too"], ["warp"])
         self.assertEqual(summary["lists"]["fixed_same_where_translated_differs"], ["warp"])
 
+    def test_smaller_inputs_reach_the_original_and_every_variant(self):
+        s = lambda *parts: self.p("stage", *parts)
+        self.manifest["records"]["warp"]["runArgs"] = "7"
+        write(s("manifest.json"), json.dumps(self.manifest))
+        for folder, prints in ((s("cuda", "warp-cuda"), "sum $*"), (s("twin", "warp-hip"), "sum $*"),
+                               (s("fixed", "warp-cuda"), "sum $*"),
+                               (s("translated", "warp-cuda"), "sum 7")):
+            write(os.path.join(folder, "prog"), "#!/bin/sh\necho \"%s\"\n" % prints)
+            os.chmod(os.path.join(folder, "prog"), 0o755)
+            makefile(folder, "$(LAUNCHER) ./prog 10")
+        warp = gpu_run.Wave64Runner(self.args(only="warp")).run_all()["warp"]
+        self.assertEqual(warp["runArgs"], "7")
+        self.assertEqual({k: v["verdict"] for k, v in warp["variants"].items()},
+                         {"wave64": "same", "twin": "same", "fixed": "same"})
+
     def test_previous_run_goes_on(self):
         gpu_run.Wave64Runner(self.args(only="warp")).run_all()
         makefile(self.p("stage", "cuda", "warp-cuda"), "exit 9")  # would fail if it ran again
