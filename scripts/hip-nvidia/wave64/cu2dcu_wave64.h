@@ -310,6 +310,18 @@ __device__ inline cooperative_groups::coalesced_group coalesced_threads(unsigned
 }
 #endif
 
+/* CUDA warp intrinsics HIP has no counterpart of (__match_*, __reduce_*): code
+ * reaches them only through a branch AMD never compiles, such as
+ * `#if __CUDA_ARCH__ >= 700` (undefined on AMD, 900 under nvcc). Run natively
+ * they would answer for a 32-lane warp (HeCBench atomicAggregate printed FAIL
+ * that way), so the emulation traps instead. */
+__device__ inline unsigned cudaOnly(const char *op) {
+  fail(op, "a CUDA warp intrinsic HIP does not have: this code runs only because nvcc "
+           "defines __CUDA_ARCH__ (AMD compiles another branch, or nothing), so the emulation "
+           "cannot give AMD's answer");
+  return 0;
+}
+
 } // namespace __cu2dcu_w64
 
 /* ---- HIP's names ------------------------------------------------------------ */
@@ -347,6 +359,15 @@ __device__ inline coalesced_group __cu2dcu_w64_coalesced_threads(unsigned site) 
 } // namespace cooperative_groups
 #define coalesced_threads() __cu2dcu_w64_coalesced_threads(__CU2DCU_W64_SITE)
 #endif
+
+#define __match_any_sync(...) ::__cu2dcu_w64::cudaOnly("__match_any_sync")
+#define __match_all_sync(...) ::__cu2dcu_w64::cudaOnly("__match_all_sync")
+#define __reduce_add_sync(...) ::__cu2dcu_w64::cudaOnly("__reduce_add_sync")
+#define __reduce_min_sync(...) ::__cu2dcu_w64::cudaOnly("__reduce_min_sync")
+#define __reduce_max_sync(...) ::__cu2dcu_w64::cudaOnly("__reduce_max_sync")
+#define __reduce_and_sync(...) ::__cu2dcu_w64::cudaOnly("__reduce_and_sync")
+#define __reduce_or_sync(...) ::__cu2dcu_w64::cudaOnly("__reduce_or_sync")
+#define __reduce_xor_sync(...) ::__cu2dcu_w64::cudaOnly("__reduce_xor_sync")
 
 __device__ inline unsigned int __lane_id() { return ::__cu2dcu_w64::lane(); }
 /* cu2dcu's __syncwarp shim (mappings/shims/cu2dcu_syncwarp.yaml) calls this

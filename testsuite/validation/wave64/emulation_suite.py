@@ -29,7 +29,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 TEST = os.path.join(HERE, "emulation_test.cpp")
-TRAPS = ("coalesced", "late", "mask", "cuda-mask")
+TRAPS = ("coalesced", "late", "mask", "cuda-mask", "cuda-only")
 CORE, OPS, CONFIG = "cu2dcu_wave64_core.h", "cu2dcu_wave64.h", "cu2dcu_wave64_config.h"
 
 # name: (header, exact text, replacement) -- the rule each one breaks.
@@ -50,6 +50,8 @@ MUTANTS = {
                              "return ((1ull << lane()) - 1ull) | (0 & activemask(site));"),
     "mask-check-skipped": (OPS, "  if (same != mask)\n", "  if (false && same != mask)\n"),
     "cuda-mask-unchecked": (OPS, "  if (!((mask >> halfLane()) & 1u))\n", "  if (false)\n"),
+    "cuda-only-native": (OPS, '#define __match_any_sync(...) ::__cu2dcu_w64::cudaOnly("__match_any_sync")\n',
+                         ""),
 }
 
 

@@ -362,6 +362,16 @@ __global__ void truncatedBallotMask(float *out) {
   out[threadIdx.x] = __shfl_down_sync(active, (float)threadIdx.x, 1);
 }
 
+// A CUDA-only warp intrinsic behind an architecture test AMD never passes
+// (HeCBench atomicAggregate): natively it would answer for 32 lanes.
+__global__ void cudaOnlyIntrinsic(unsigned *out) {
+#if __CUDA_ARCH__ >= 700
+  out[threadIdx.x] = __match_any_sync(0xffffffffu, threadIdx.x / 4);
+#else
+  out[threadIdx.x] = 0;
+#endif
+}
+
 int trapCase(const std::string &name) {
   void *out;
   hipMalloc(&out, 64 * sizeof(unsigned long long));
@@ -371,6 +381,8 @@ int trapCase(const std::string &name) {
     hipLaunchKernelGGL(lateHalf, dim3(1), dim3(64), 0, 0, (int *)out);
   else if (name == "cuda-mask")
     hipLaunchKernelGGL(truncatedBallotMask, dim3(1), dim3(64), 0, 0, (float *)out);
+  else if (name == "cuda-only")
+    hipLaunchKernelGGL(cudaOnlyIntrinsic, dim3(1), dim3(64), 0, 0, (unsigned *)out);
   else if (name == "mask")
     hipLaunchKernelGGL(maskNotActive, dim3(1), dim3(64), 0, 0, (unsigned long long *)out);
   else {
