@@ -1,0 +1,75 @@
+// CUDA kernels written for 32-lane warps, each printing one result. Their
+// translation with --fix-wave64, built with the wave64 emulation headers, must
+// print what the CUDA original prints (fix_behaviour.py); the translation
+// without fixes shows which of them are wave64 hazards at all.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+#define FULL_MASK 0xffffffff
+
+// One warp per row, rows strided over the grid's warps, each lane summing
+// every 32nd column from its own, then a reduction from offset 16: consistent
+// 32-lane groups, right on a 64-lane wavefront as written and once every 32
+// is warpSize, wrong if the lane widens and its column step stays 32.
+__global__ void rowSums(const int *in, int *out, int rows, int cols) {
+  int lane = threadIdx.x % 32;
+  int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  int warps = gridDim.x * blockDim.x / 32;
+  for (int row = warp; row < rows; row += warps) {
+    int sum = 0;
+    for (int c = lane; c < cols; c += 32)
+      sum += in[row * cols + c];
+    for (int offset = 16; offset > 0; offset /= 2)
+      sum += __shfl_down_sync(FULL_MASK, sum, offset);
+    if (lane == 0)
+      out[row] = sum;
+  }
+}
+
+// Aggregated atomics (HeCBench atomicAggregate's AMD branch): the lanes of a
+// warp that share a key elect a leader, which adds their count. The ballot is
+// kept in 32 bits and copied into another container: lanes 32-63 are lost.
+__global__ void aggregatedCount(const int *keys, int *counts) {
+  int key = keys[blockIdx.x * blockDim.x + threadIdx.x] % 8;
+  int mask = 0;
+  for (int i = 0; i < warpSize; i++) {
+    int other = __shfl_sync(FULL_MASK, key, i);
+    unsigned same = __ballot_sync(FULL_MASK, other == key);
+    if (i == (threadIdx.x & (warpSize - 1)))
+      mask = same;
+  }
+  int leader = __ffs(mask) - 1;
+  int lane = threadIdx.x % warpSize;
+  if (lane == leader)
+    atomicAdd(&counts[key], __popc(mask));
+}
+
+int main() {
+  const int rows = 96, cols = 200, n = rows * cols, blocks = 4, threads = 256;
+  int *in, *out, host[n];
+  for (int i = 0; i < n; i++)
+    host[i] = (i * 7) % 13;
+  cudaMalloc(&in, n * sizeof(int));
+  cudaMalloc(&out, n * sizeof(int));
+  cudaMemcpy(in, host, n * sizeof(int), cudaMemcpyHostToDevice);
+
+  cudaMemset(out, 0, n * sizeof(int));
+  rowSums<<<blocks, threads>>>(in, out, rows, cols);
+  cudaMemcpy(host, out, rows * sizeof(int), cudaMemcpyDeviceToHost);
+  long long check = 0;
+  for (int r = 0; r < rows; r++)
+    check += (long long)(r + 1) * host[r];
+  printf("rowSums %lld\n", check);
+
+  cudaMemset(out, 0, 8 * sizeof(int));
+  aggregatedCount<<<blocks, threads>>>(in, out);
+  cudaMemcpy(host, out, 8 * sizeof(int), cudaMemcpyDeviceToHost);
+  check = 0;
+  for (int k = 0; k < 8; k++)
+    check += (long long)(k + 1) * host[k];
+  printf("aggregatedCount %lld\n", check);
+
+  cudaFree(in);
+  cudaFree(out);
+  return 0;
+}
