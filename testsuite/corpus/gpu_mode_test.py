@@ -30,6 +30,12 @@ class HipccFlags(unittest.TestCase):
         self.assertEqual(args[2:5], ["-rdc=true", "--use_fast_math", "--default-stream=per-thread"])
         self.assertNotIn("gfx90a", args)
 
+    def test_device_only_flags(self):
+        args = hipcc_nvidia.translate(["-fgpu-flush-denormals-to-zero", "-Xarch_device",
+                                       "-funsafe-math-optimizations", "-Xarch_device", "-mwavefrontsize64",
+                                       "-Xarch_host", "-fopenmp", "-c", "k.hip"])
+        self.assertEqual(args[2:], ["-ftz=true", "--use_fast_math", "-Xcompiler", "-fopenmp", "-c", "k.hip"])
+
     def test_amd_only_flags_dropped(self):
         args = hipcc_nvidia.translate(["-O3", "-munsafe-fp-atomics", "-c", "k.cu"])
         self.assertEqual(args, ["-x", "cu", "-O3", "-c", "k.cu"])

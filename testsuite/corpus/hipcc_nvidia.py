@@ -9,7 +9,10 @@ Environment: CU2DCU_NVCC (default nvcc), CU2DCU_SM (default 90),
 CU2DCU_HIP_NVIDIA_INCLUDE (required).
 
 hipcc (clang) flags become nvcc's: --offload-arch=* -> -arch=sm_XX,
--fgpu-rdc -> -rdc=true, -ffast-math -> --use_fast_math, other host-compiler
+-fgpu-rdc -> -rdc=true, -ffast-math and the device-only
+`-Xarch_device -funsafe-math-optimizations` -> --use_fast_math,
+-fgpu-flush-denormals-to-zero -> -ftz=true, other `-Xarch_device X` dropped,
+`-Xarch_host X` -> -Xcompiler X, other host-compiler
 flags (-W*, -f*, -m*, -pthread) -> -Xcompiler; AMD-only ones
 (-munsafe-fp-atomics, --hip-link) are dropped.
 """
@@ -26,7 +29,10 @@ SEPARATE_VALUE = {"-o", "-I", "-D", "-U", "-L", "-l", "-isystem", "-include", "-
 DROPPED = {"-munsafe-fp-atomics", "-mno-unsafe-fp-atomics", "--hip-link"}
 RENAMED = {"-fgpu-rdc": "-rdc=true", "-ffast-math": "--use_fast_math",
            "-fno-gpu-rdc": "-rdc=false", "-fgpu-default-stream=per-thread": "--default-stream=per-thread",
-           "-fgpu-default-stream=legacy": "--default-stream=legacy"}
+           "-fgpu-default-stream=legacy": "--default-stream=legacy",
+           "-fgpu-flush-denormals-to-zero": "-ftz=true", "-fno-gpu-flush-denormals-to-zero": "-ftz=false"}
+# clang's flags for device code only (-Xarch_device X): nvcc's own counterpart.
+DEVICE_ONLY = {"-funsafe-math-optimizations": "--use_fast_math", "-ffast-math": "--use_fast_math"}
 
 
 def translate(argv):
@@ -40,6 +46,12 @@ def translate(argv):
                 i += 1  # the target is the next argument
         elif arg in DROPPED:
             pass
+        elif arg in ("-Xarch_device", "-Xarch_host") and i + 1 < len(argv):
+            i += 1
+            if arg == "-Xarch_host":
+                out += ["-Xcompiler", argv[i]]
+            elif argv[i] in DEVICE_ONLY:
+                out.append(DEVICE_ONLY[argv[i]])
         elif arg in RENAMED:
             out.append(RENAMED[arg])
         elif arg == "-x" and i + 1 < len(argv) and argv[i + 1] == "hip":

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Regex.h"
 
 #include <set>
 
@@ -251,6 +252,26 @@ std::string wholeReference(llvm::StringRef Word) {
   return "";
 }
 
+/// A CUDA compiler looked up by the shell ($(shell which nvcc), $(shell
+/// command -v nvcc), $(shell type -p nvcc)): where its name lies in the word,
+/// and its HIP driver.
+struct CompilerLookup {
+  size_t NameAt, NameLength;
+  const std::string *Hip;
+};
+std::optional<CompilerLookup> compilerLookup(llvm::StringRef Word,
+                                             const NvccFlagTranslator &Flags) {
+  static const llvm::Regex Lookup(
+      "^\\$[({]shell[ \t]+(which|command[ \t]+-v|type[ \t]+-p)[ \t]+([^ \t)}]+)[ \t]*[)}]$");
+  llvm::SmallVector<llvm::StringRef, 3> Match;
+  if (!Lookup.match(Word, &Match))
+    return std::nullopt;
+  const std::string *Hip = Flags.hipCompiler(Match[2]);
+  if (!Hip)
+    return std::nullopt;
+  return CompilerLookup{size_t(Match[2].data() - Word.data()), Match[2].size(), Hip};
+}
+
 /// What the analysis found out about the makefile's variables.
 class MakefileAnalysis {
 public:
@@ -276,7 +297,8 @@ public:
 
 private:
   bool isCompiler(const std::string &Word) const {
-    return Flags.hipCompiler(Word) || CompilerVariables.count(wholeReference(Word));
+    return Flags.hipCompiler(Word) || compilerLookup(Word, Flags) ||
+           CompilerVariables.count(wholeReference(Word));
   }
 
   void findCompilerVariables() {
@@ -467,8 +489,13 @@ BuildTranslation translateMakefile(llvm::StringRef Text, llvm::StringRef Display
     CommandLine L;
     L.Compiler = Analysis.compilerWord(I);
     if (L.Compiler >= 0) {
-      if (const std::string *Hip = Flags.hipCompiler(Analysis.words(I)[L.Compiler]))
-        Edits.push_back({Words[L.Compiler].Begin, Words[L.Compiler].End, *Hip});
+      const std::string &Word = Analysis.words(I)[L.Compiler];
+      unsigned Begin = Words[L.Compiler].Begin;
+      if (const std::string *Hip = Flags.hipCompiler(Word))
+        Edits.push_back({Begin, Words[L.Compiler].End, *Hip});
+      else if (auto Lookup = compilerLookup(Word, Flags))
+        Edits.push_back({unsigned(Begin + Lookup->NameAt),
+                         unsigned(Begin + Lookup->NameAt + Lookup->NameLength), *Lookup->Hip});
     } else if (!(S.K == MakeStatement::Assignment && Analysis.isFlagVariable(S.Variable))) {
       continue;
     }

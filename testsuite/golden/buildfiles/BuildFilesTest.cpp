@@ -226,7 +226,8 @@ TEST(CMakeTranslate, SourceLanguageAndGeneratorExpressions) {
   EXPECT_EQ(cmake("set_source_files_properties(a.c PROPERTIES LANGUAGE CUDA)\n").Text,
             "set_source_files_properties(a.c PROPERTIES LANGUAGE HIP)\n");
   EXPECT_EQ(cmake("target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3;--use_fast_math>)\n").Text,
-            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-O3;-ffast-math>)\n");
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-O3;-fgpu-flush-denormals-to-zero;"
+            "-Xarch_device;-funsafe-math-optimizations>)\n");
 }
 
 TEST(CMakeTranslate, CompileFeatures) {
@@ -301,7 +302,8 @@ TEST(CMake, NvccFlagListBecomesAFlagString) {
                              "list(APPEND CUDA_NVCC_FLAGS -lineinfo --use_fast_math \"-DX=\\\"a\\\"\")\n"
                              "set(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -Xcompiler -fopenmp\")\n");
   EXPECT_EQ(T.Text, "set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -O3\")\n"
-                    "string(APPEND CMAKE_HIP_FLAGS \" -ffast-math -DX=\\\"a\\\"\")\n"
+                    "string(APPEND CMAKE_HIP_FLAGS \" -fgpu-flush-denormals-to-zero -Xarch_device "
+                    "-funsafe-math-optimizations -DX=\\\"a\\\"\")\n"
                     "set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -fopenmp\")\n");
 }
 
