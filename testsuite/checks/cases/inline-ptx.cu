@@ -29,3 +29,11 @@ unsigned long long host_tsc() {
   asm volatile("rdtsc" : "=a"(lo), "=d"(hi));   // x86 host assembly: not PTX
   return ((unsigned long long)hi << 32) | lo;
 }
+
+// Host assembly that escapes '%' as GCC wants ("%%"): not PTX, no finding
+// (HeCBench interval's boost headers hold SPARC code of this kind).
+inline unsigned hostControlWord() {
+  unsigned word = 0;
+  asm volatile("movl %%eax, %0" : "=r"(word));
+  return word;
+}
