@@ -131,20 +131,12 @@ private:
   }
 
   Wave64Fix widenType(const VarDecl *V, const FunctionFlow &Flow, ASTContext &Ctx) {
-    Wave64Fix None;
-    TypeSourceInfo *TSI = V->getTypeSourceInfo();
-    if (!TSI)
-      return None;
-    TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
-    bool Simple = TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>();
     // A copy cycle (a = b; b = a;) is judged unsafe rather than followed.
-    bool Entered = Simple && V->isLocalVarDecl() && declaredAlone(V, Ctx) &&
-                   Widening.insert(V).second;
+    bool Entered = V->isLocalVarDecl() && Widening.insert(V).second;
     bool Safe = Entered && usesAreBitwise(V, Flow, Ctx);
     if (Entered)
       Widening.erase(V);
-    return rangeFix(Ctx.getSourceManager(), TL.getBeginLoc(), TL.getEndLoc(),
-                    "unsigned long long", "store the ballot in 64 bits", Safe);
+    return widenTypeFix(V, Ctx, "store the ballot in 64 bits", Safe).value_or(Wave64Fix{});
   }
 
   const FunctionFlow *flowFor(const Stmt *S, ASTContext &Ctx) {

@@ -8,7 +8,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/TypeLoc.h"
 
+#include <optional>
 #include <string>
 
 namespace cu2dcu {
@@ -65,6 +67,23 @@ inline bool declaredAlone(const clang::VarDecl *V, clang::ASTContext &Ctx) {
           Other->getTypeSourceInfo()->getTypeLoc().getBeginLoc() == Begin)
         return false;
   return true;
+}
+
+/// The fix giving V the type `unsigned long long` (a 64-bit lane-bit
+/// container), one edit whichever check proposes it, so that identical
+/// proposals are recognised as one (Wave64Fix::JudgedElsewhere). Safe only when
+/// Safe is asked and V's written type is a builtin or typedef declared alone;
+/// none for a variable without a written type or with auto.
+inline std::optional<Wave64Fix> widenTypeFix(const clang::VarDecl *V, clang::ASTContext &Ctx,
+                                             std::string Description, bool Safe) {
+  clang::TypeSourceInfo *TSI = V->getTypeSourceInfo();
+  if (!TSI || V->getType()->getContainedAutoType())
+    return std::nullopt;
+  clang::TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
+  bool Simple = (TL.getAs<clang::BuiltinTypeLoc>() || TL.getAs<clang::TypedefTypeLoc>()) &&
+                declaredAlone(V, Ctx);
+  return rangeFix(Ctx.getSourceManager(), TL.getBeginLoc(), TL.getEndLoc(), "unsigned long long",
+                  std::move(Description), Safe && Simple);
 }
 
 /// Spelled text of an expression, blanks collapsed, shortened for messages.

@@ -159,18 +159,13 @@ private:
     }
   }
 
-  /// Gives a mask variable a 64-bit type; safe (when asked) only for a
-  /// builtin or typedef type declared alone. A parameter is left alone: its
+  /// Gives a mask variable a 64-bit type. A parameter is left alone: its
   /// type is the function's signature.
-  std::vector<Wave64Fix> widenType(const VarDecl *V, ASTContext &Ctx, bool Safe) {
-    TypeSourceInfo *TSI = V->getTypeSourceInfo();
-    if (!TSI || V->getType()->getContainedAutoType() || isa<ParmVarDecl>(V))
+  static std::vector<Wave64Fix> widenType(const VarDecl *V, ASTContext &Ctx, bool Safe) {
+    if (isa<ParmVarDecl>(V))
       return {};
-    TypeLoc TL = TSI->getTypeLoc().getUnqualifiedLoc();
-    bool Simple = (TL.getAs<BuiltinTypeLoc>() || TL.getAs<TypedefTypeLoc>()) &&
-                  declaredAlone(V, Ctx);
-    return {rangeFix(Ctx.getSourceManager(), TL.getBeginLoc(), TL.getEndLoc(),
-                     "unsigned long long", "give the mask a 64-bit type", Safe && Simple)};
+    std::optional<Wave64Fix> Fix = widenTypeFix(V, Ctx, "give the mask a 64-bit type", Safe);
+    return Fix ? std::vector<Wave64Fix>{*Fix} : std::vector<Wave64Fix>{};
   }
 
   /// A computed mask variable's type, as a suggestion: whether its values

@@ -203,10 +203,6 @@ private:
   std::map<Place, unsigned> Outside;
 };
 
-} // namespace
-
-namespace {
-
 using EditKey = std::tuple<clang::FileID, unsigned, unsigned, std::string>;
 
 EditKey keyOf(const std::pair<clang::FileID, Edit> &E) {
@@ -221,6 +217,30 @@ bool coveredBy(const DeferredWave64Finding &F, const std::set<EditKey> &GroupEdi
          llvm::all_of(F.Edits, [&](const auto &E) { return GroupEdits.count(keyOf(E)); });
 }
 
+/// The first finding of each group (by leader) that has no safe fix and holds
+/// the group back; Covered gets those resolved by the group's safe fixes.
+std::map<unsigned, const DeferredWave64Finding *>
+blockers(const std::vector<DeferredWave64Finding> &Findings, const std::vector<unsigned> &GroupOf,
+         LaneGroups &Groups, std::vector<size_t> &Covered) {
+  std::map<unsigned, std::set<EditKey>> SafeEdits; // by leader
+  for (size_t I = 0; I < Findings.size(); ++I)
+    if (Findings[I].Fixable)
+      for (const auto &E : Findings[I].Edits)
+        SafeEdits[Groups.leaderOf(GroupOf[I])].insert(keyOf(E));
+  std::map<unsigned, const DeferredWave64Finding *> Blocker;
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    const DeferredWave64Finding &F = Findings[I];
+    unsigned Leader = Groups.leaderOf(GroupOf[I]);
+    if (F.Fixable || !F.HoldsBackGrouping)
+      continue;
+    if (coveredBy(F, SafeEdits[Leader]))
+      Covered.push_back(I);
+    else
+      Blocker.try_emplace(Leader, &F);
+  }
+  return Blocker;
+}
+
 } // namespace
 
 void applyWave64Fixes(SourceContext &Context, clang::ASTContext &Ast) {
@@ -232,24 +252,9 @@ void applyWave64Fixes(SourceContext &Context, clang::ASTContext &Ast) {
   std::vector<unsigned> GroupOf;
   for (const DeferredWave64Finding &F : Findings)
     GroupOf.push_back(Groups.groupOf(F));
-  std::map<unsigned, std::set<EditKey>> SafeEdits; // by leader
-  for (size_t I = 0; I < Findings.size(); ++I)
-    if (Findings[I].Fixable)
-      for (const auto &E : Findings[I].Edits)
-        SafeEdits[Groups.leaderOf(GroupOf[I])].insert(keyOf(E));
-  // The first finding of each group that has no safe fix, by leader.
-  std::map<unsigned, const DeferredWave64Finding *> Blocker;
   std::vector<size_t> Covered;
-  for (size_t I = 0; I < Findings.size(); ++I) {
-    const DeferredWave64Finding &F = Findings[I];
-    unsigned Leader = Groups.leaderOf(GroupOf[I]);
-    if (F.Fixable || !F.HoldsBackGrouping)
-      continue;
-    if (coveredBy(F, SafeEdits[Leader]))
-      Covered.push_back(I);
-    else
-      Blocker.try_emplace(Leader, &F);
-  }
+  std::map<unsigned, const DeferredWave64Finding *> Blocker =
+      blockers(Findings, GroupOf, Groups, Covered);
   for (size_t I = 0; I < Findings.size(); ++I) {
     DeferredWave64Finding &F = Findings[I];
     if (!F.Fixable)

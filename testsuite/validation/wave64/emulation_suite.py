@@ -152,15 +152,34 @@ def build_all(args, names):
     return all(b["ok"] for b in builds.values()), {n: b["ok"] for n, b in builds.items()}
 
 
+def missing_toolchain(args):
+    """None when nvcc and the HIP headers are there (or --run-only needs
+    neither); else the exit code: a skip (77), a failure (1) under CI."""
+    if args.run_only:
+        return None
+    missing = ("nvcc not found" if not (os.path.exists(args.nvcc) or shutil.which(args.nvcc)) else
+               "no HIP headers at " + args.hip_src if not os.path.isdir(args.hip_src) else None)
+    if not missing:
+        return None
+    print("SKIP: " + missing)
+    return 1 if os.environ.get("CI", "") not in ("", "0", "false", "no") else 77
+
+
+def finish(result, good, out):
+    """Prints the outcome (and writes it to out): the exit code."""
+    result["pass"] = good
+    if out:
+        with open(out, "w") as f:
+            json.dump(result, f, indent=1)
+    print(json.dumps(result, indent=1))
+    return 0 if good else 1
+
+
 def main(argv=None):
     args = parse_args(argv)
-    skip = 1 if os.environ.get("CI", "") not in ("", "0", "false", "no") else 77
-    if not args.run_only and not (os.path.exists(args.nvcc) or shutil.which(args.nvcc)):
-        print("SKIP: nvcc not found")
-        return skip
-    if not args.run_only and not os.path.isdir(args.hip_src):
-        print("SKIP: no HIP headers at " + args.hip_src)
-        return skip
+    code = missing_toolchain(args)
+    if code is not None:
+        return code
     os.makedirs(args.work, exist_ok=True)
     names = (list(MUTANTS) if args.mutants == "all" else
              [] if args.mutants == "none" else args.mutants.split(","))
@@ -170,12 +189,7 @@ def main(argv=None):
     if not args.build_only and good:
         binaries = {n: os.path.join(args.work, "test-" + n) for n in ["emulation"] + names}
         good, result["runs"] = judge(args, binaries)
-    result["pass"] = good
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(result, f, indent=1)
-    print(json.dumps(result, indent=1))
-    return 0 if good else 1
+    return finish(result, good, args.out)
 
 
 if __name__ == "__main__":

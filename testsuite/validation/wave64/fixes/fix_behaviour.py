@@ -22,7 +22,6 @@ headers). Exit 0 when all of that holds; 1 otherwise; 77 (skip) without nvcc
 or the HIP headers, unless CI is set (then 1).
 """
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -119,16 +118,11 @@ def judge(args):
 
 def main(argv=None):
     args = parse_args(argv)
-    skip = 1 if os.environ.get("CI", "") not in ("", "0", "false", "no") else 77
-    if not args.run_only:
-        if not (os.path.exists(args.nvcc) or shutil.which(args.nvcc)):
-            print("SKIP: nvcc not found")
-            return skip
-        if not os.path.isdir(args.hip_src):
-            print("SKIP: no HIP headers at " + args.hip_src)
-            return skip
-        if not args.tool:
-            sys.exit("fix_behaviour: --tool is required unless --run-only")
+    code = emulation_suite.missing_toolchain(args)
+    if code is not None:
+        return code
+    if not args.run_only and not args.tool:
+        sys.exit("fix_behaviour: --tool is required unless --run-only")
     os.makedirs(args.work, exist_ok=True)
     result, good = {}, True
     if not args.run_only:
@@ -137,12 +131,7 @@ def main(argv=None):
         good = built and result["fixesApplied"]
     if not args.build_only and good:
         good, result["runs"] = judge(args)
-    result["pass"] = good
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(result, f, indent=1)
-    print(json.dumps(result, indent=1))
-    return 0 if good else 1
+    return emulation_suite.finish(result, good, args.out)
 
 
 if __name__ == "__main__":
