@@ -127,11 +127,13 @@ inline cudaError_t lonely_b() { return cudaGetLastError(); }
 """,
 }
 
+# --no-cache: each run must parse, or the later ones would reuse the first's
+# outcomes and test nothing of the PCHs.
 RUNS = [
-    ("reference", ["--no-pch", "-j1", "--parse-timeout=0"]),
-    ("pch-j1", ["-j1"]),
-    ("pch-j2", ["-j2"]),
-    ("pch-threads", ["-j2", "--parse-timeout=0"]),
+    ("reference", ["--no-pch", "-j1", "--parse-timeout=0", "--no-cache"]),
+    ("pch-j1", ["-j1", "--no-cache"]),
+    ("pch-j2", ["-j2", "--no-cache"]),
+    ("pch-threads", ["-j2", "--parse-timeout=0", "--no-cache"]),
 ]
 
 

@@ -152,6 +152,10 @@ def main():
         ctool = tool
         if words and words[0].startswith("@"):
             ctool = os.path.abspath(words.pop(0)[1:])
+        # Cold runs: a tool with a unit cache must not reuse an earlier round.
+        helptext = subprocess.run([ctool, "--help"], capture_output=True, text=True).stdout
+        if "--no-cache" in helptext:
+            words = words + ["--no-cache"]
         configs.append((name, ctool, words))
     version = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout.strip()
     for cname, ctool, _ in configs:

@@ -38,6 +38,7 @@ struct StageTimes {
   std::array<StageTime, StageCount> Stages;
   unsigned PchUnits = 0;    // units parsed with a shared PCH
   unsigned PchRejected = 0; // units whose parse with a PCH was redone without it
+  unsigned ReusedUnits = 0; // units whose outcome came from the cache or a shard
   std::vector<std::string> Notes; // why a PCH was not built or not used
   StageTime &operator[](Stage S) { return Stages[unsigned(S)]; }
   const StageTime &operator[](Stage S) const { return Stages[unsigned(S)]; }

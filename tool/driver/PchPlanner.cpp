@@ -27,6 +27,7 @@ std::string encodeBuild(const SharedPch &Pch, const StageTime &Time) {
                                      {"translated", Pch.Translated},
                                      {"translatedFiles", textsToJSON(Pch.TranslatedFiles)},
                                      {"wholeUnit", Pch.WholeUnit},
+                                     {"reads", textsToJSON(Pch.Reads)},
                                      {"time", Time}});
 }
 
@@ -49,7 +50,8 @@ bool decodeBuild(llvm::StringRef Data, SharedPch &Pch, StageTime &Time) {
       !textsFromJSON(O, "includes", Pch.Includes, Root) ||
       !textsFromJSON(O, "resolved", Pch.Resolved, Root) ||
       !textsFromJSON(O, "shadowNames", Shadow, Root) ||
-      !textsFromJSON(O, "translatedFiles", Pch.TranslatedFiles, Root))
+      !textsFromJSON(O, "translatedFiles", Pch.TranslatedFiles, Root) ||
+      !textsFromJSON(O, "reads", Pch.Reads, Root))
     return false;
   Time.Count = 1;
   Pch.ShadowNames = std::set<std::string>(Shadow.begin(), Shadow.end());

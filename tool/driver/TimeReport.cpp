@@ -39,6 +39,8 @@ void printTimeReport(const StageTimes &Times, unsigned Jobs,
   if (Times[Stage::Pch].Count || Times.PchRejected)
     OS << "  shared PCHs: " << Times[Stage::Pch].Count << " built, " << Times.PchUnits
        << " units parsed with one, " << Times.PchRejected << " parsed again without\n";
+  if (Times.ReusedUnits)
+    OS << "  reused: " << Times.ReusedUnits << " units from the cache or the shards\n";
   for (const std::string &Note : Times.Notes)
     OS << "  note: " << Note << "\n";
 }

@@ -7,6 +7,7 @@
 #include "driver/IsolatedParse.h"
 #include "driver/PchPlanner.h"
 #include "driver/TranslateAction.h"
+#include "driver/UnitOutcome.h"
 #include "translate/EntryTranslation.h"
 #include "lexical/LexicalTranslator.h"
 #include "translate/RawTokens.h"
@@ -59,13 +60,21 @@ public:
   std::vector<clang::SourceLocation> Locations;
 };
 
-struct UnitOutcome {
-  TranslationResult Result; // Mode: Ast, AstRecovered or Lexical (no AST)
-  StageTime Parse, Match; // --time-report
-  bool UsedPch = false;     // parsed with a shared PCH
-  bool PchRejected = false; // parsed with one, then again without it
-  bool hasAst() const { return Result.Mode != ParseMode::Lexical; }
-};
+/// The files a parse looked up, with those of the PCHs it loaded (clang
+/// looks up a PCH's project headers again, its system headers not), less
+/// the PCHs themselves, which every run builds anew.
+std::vector<std::string> filesRead(const clang::FileManager &Files, const SharedPch *Pch) {
+  std::vector<std::string> Found = filesLookedUp(Files);
+  std::set<std::string> Reads(Found.begin(), Found.end()), Generated;
+  for (const SharedPch *P = Pch; P; P = P->Base) {
+    Generated.insert({P->PchPath, P->HeaderPath});
+    Reads.insert(P->Reads.begin(), P->Reads.end());
+  }
+  std::vector<std::string> Kept;
+  llvm::copy_if(Reads, std::back_inserter(Kept),
+                [&](const std::string &Path) { return !Generated.count(Path); });
+  return Kept;
+}
 
 /// Parses one file as CUDA and runs every matcher over it, with the shared
 /// PCH of Choice if it has one. An AST that clang recovered from errors is
@@ -100,6 +109,7 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
                                             Files.get());
   Invocation.setDiagnosticConsumer(&Errors);
   Invocation.run();
+  Outcome.Reads = filesRead(*Files, Pch);
   // Parse is the whole invocation less the AST pass, which ran inside it.
   Outcome.Parse = Clock.stop();
   Outcome.Parse.Wall -= Outcome.Match.Wall;
@@ -129,21 +139,6 @@ UnitOutcome translateUnit(const InputFile &File, const ApiMap &Map, const RunSet
     Outcome.Result.Mode = ParseMode::Lexical;
   }
   return Outcome;
-}
-
-/// A unit's outcome through the pipe of an isolated parse.
-llvm::json::Value toJSON(const UnitOutcome &O) {
-  return llvm::json::Object{{"usedPch", O.UsedPch},
-                            {"pchRejected", O.PchRejected},
-                            {"parse", O.Parse},
-                            {"match", O.Match},
-                            {"result", O.Result}};
-}
-
-bool fromJSON(const llvm::json::Value &V, UnitOutcome &O, llvm::json::Path P) {
-  llvm::json::ObjectMapper M(V, P);
-  return M && M.map("usedPch", O.UsedPch) && M.map("pchRejected", O.PchRejected) &&
-         M.map("parse", O.Parse) && M.map("match", O.Match) && M.map("result", O.Result);
 }
 
 UnitOutcome decodeOutcome(const IsolatedOutcome &Isolated, const std::string &Display) {
@@ -214,10 +209,7 @@ public:
   RunResult run() {
     auto Start = std::chrono::steady_clock::now();
     std::vector<size_t> Units, Headers;
-    readInputs(Units, Headers);
-    UseAst = Settings.Mode != ModeChoice::Lexical && Settings.Toolchain.found();
-    if (UseAst && Settings.SharePch)
-      Pchs.emplace(Map, Settings, IsTranslated);
+    prepare(Units, Headers);
     settle(Units, parseWave(Units));
     // Headers no cleanly parsed unit included are parsed on their own.
     std::vector<size_t> Alone;
@@ -230,9 +222,29 @@ public:
     return std::move(Run);
   }
 
+  void parseShare(ShardSpec Shard) {
+    std::vector<size_t> Units, Headers, Share;
+    prepare(Units, Headers);
+    for (size_t I = 0; I < Units.size(); ++I)
+      if (I % Shard.Count == Shard.Index - 1)
+        Share.push_back(Units[I]);
+    parseWave(Share);
+  }
+
 private:
+  void prepare(std::vector<size_t> &Units, std::vector<size_t> &Headers) {
+    readInputs(Units, Headers);
+    UseAst = Settings.Mode != ModeChoice::Lexical && Settings.Toolchain.found();
+    if (UseAst && Settings.SharePch)
+      Pchs.emplace(Map, Settings, IsTranslated);
+    if (Settings.Store)
+      RunDigest = runDigest();
+  }
   void readInputs(std::vector<size_t> &Units, std::vector<size_t> &Headers);
+  std::string runDigest() const;
+  std::string unitKey(const InputFile &File) const;
   std::vector<UnitOutcome> parseWave(const std::vector<size_t> &Wave);
+  std::vector<UnitOutcome> parseFresh(const std::vector<size_t> &Wave);
   std::vector<UnitOutcome> parseIsolated(const std::vector<size_t> &Wave,
                                          const std::vector<PchPlanner::Choice> &Choices);
   std::vector<UnitOutcome> parseInProcess(const std::vector<size_t> &Wave,
@@ -264,6 +276,12 @@ private:
   llvm::StringMap<size_t> IndexOf;
   bool UseAst = false;
   std::optional<PchPlanner> Pchs;
+  std::string RunDigest; // with a Store: what every unit key covers
+  FileDigests Digests;
+  /// A read file's state as a stored outcome records it.
+  std::function<std::string(const std::string &)> ReadState = [this](const std::string &Path) {
+    return Digests.of(Path) + (IsTranslated(Path) ? "+translated" : "");
+  };
   std::function<bool(const std::string &)> IsTranslated = [this](const std::string &Path) {
     auto It = IndexOf.find(Path);
     return It != IndexOf.end() && Run.Files[It->second].Input.Action == FileAction::Translate;
@@ -324,6 +342,28 @@ void Pipeline::readInputs(std::vector<size_t> &Units, std::vector<size_t> &Heade
   Settings.Translation.ProjectNames = std::move(Names);
 }
 
+std::string Pipeline::runDigest() const {
+  const TranslationOptions &T = Settings.Translation;
+  std::string Text = Settings.StoreSalt;
+  llvm::raw_string_ostream OS(Text);
+  OS << '\0' << T.TargetHip.str() << T.KeepLaunchSyntax << T.FixWave64 << T.StrictMasks << '\0'
+     << Settings.Toolchain.CudaPath;
+  for (const auto *Names : {T.ProjectMacros.get(), T.ProjectNames.get()}) {
+    OS << '\0';
+    for (const std::string &Name : *Names)
+      OS << Name << ' ';
+  }
+  return digestOf(Text);
+}
+
+std::string Pipeline::unitKey(const InputFile &File) const {
+  std::string Text = RunDigest + '\0' + File.Source;
+  for (const std::string &Flag : File.CompileFlags)
+    Text += '\0' + Flag;
+  return digestOf(Text);
+}
+
+/// The wave's outcomes: from the Store where it has them, else parsed.
 std::vector<UnitOutcome> Pipeline::parseWave(const std::vector<size_t> &Wave) {
   if (!UseAst) {
     std::vector<UnitOutcome> None(Wave.size());
@@ -331,6 +371,31 @@ std::vector<UnitOutcome> Pipeline::parseWave(const std::vector<size_t> &Wave) {
       O.Result.Mode = ParseMode::Lexical;
     return None;
   }
+  std::vector<UnitOutcome> Outcomes(Wave.size());
+  std::vector<std::string> Keys(Wave.size());
+  std::vector<size_t> Fresh, FreshFiles; // positions in Wave, and their files
+  for (size_t W = 0; W < Wave.size(); ++W) {
+    if (Settings.Store) {
+      Keys[W] = unitKey(Run.Files[Wave[W]].Input);
+      if (std::optional<UnitOutcome> Found = Settings.Store->find(Keys[W], ReadState)) {
+        Outcomes[W] = std::move(*Found);
+        ++Run.Times.ReusedUnits;
+        continue;
+      }
+    }
+    Fresh.push_back(W);
+    FreshFiles.push_back(Wave[W]);
+  }
+  std::vector<UnitOutcome> Parsed = parseFresh(FreshFiles);
+  for (size_t F = 0; F < Fresh.size(); ++F) {
+    if (Settings.Store)
+      Settings.Store->keep(Keys[Fresh[F]], Parsed[F], ReadState);
+    Outcomes[Fresh[F]] = std::move(Parsed[F]);
+  }
+  return Outcomes;
+}
+
+std::vector<UnitOutcome> Pipeline::parseFresh(const std::vector<size_t> &Wave) {
   // The shared PCHs for this wave (built before its units are parsed).
   std::vector<PchPlanner::Choice> Choices(Wave.size());
   if (Pchs && Wave.size() > 1) {
@@ -706,6 +771,11 @@ void Pipeline::applyAll() {
 
 RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings) {
   return Pipeline(Inputs, Map, Settings).run();
+}
+
+void parseShard(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings,
+                ShardSpec Shard) {
+  Pipeline(Inputs, Map, Settings).parseShare(Shard);
 }
 
 } // namespace cu2dcu

@@ -9,6 +9,7 @@
 #include "discover/InputDiscovery.h"
 #include "buildfiles/BuildFiles.h"
 #include "driver/TimeReport.h"
+#include "driver/UnitStore.h"
 #include "mapping/ApiMap.h"
 #include "parse/CudaToolchain.h"
 
@@ -39,8 +40,26 @@ struct RunSettings {
   /// them they are copied unchanged.
   const BuildFlagMap *BuildRules = nullptr;
   BuildOptions Build;
+  /// Reuses unit outcomes (--cache, merged shards) and records each one the
+  /// run uses; null: every unit is parsed.
+  UnitStore *Store = nullptr;
+  /// What a unit's key covers besides the unit and the translation options:
+  /// the tool's binary and the maps it loaded.
+  std::string StoreSalt;
+};
+
+/// A CI matrix's share of the work (--shard K/N): the units whose position
+/// among the run's units is K-1 modulo N.
+struct ShardSpec {
+  unsigned Index = 1, Count = 1;
 };
 
 RunResult translateAll(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings);
+
+/// Parses a shard's units only, into Settings.Store (which must be set);
+/// applies and writes nothing. The merge (a run given every shard's units)
+/// settles the headers and writes the output.
+void parseShard(const Discovery &Inputs, const ApiMap &Map, const RunSettings &Settings,
+                ShardSpec Shard);
 
 } // namespace cu2dcu

@@ -3,6 +3,7 @@
 // The command line is parsed with llvm::cl rather than CommonOptionsParser
 // because inputs may be directories and -p may come without inputs.
 
+#include "Shards.h"
 #include "discover/InputDiscovery.h"
 #include "core/Paths.h"
 #include "driver/Translator.h"
@@ -143,6 +144,22 @@ cl::opt<std::string> HtmlPath("html", cl::desc("Write a self-contained HTML repo
                               cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> StatsCsvPath("stats-csv", cl::desc("Write the statistics as CSV to FILE"),
                                   cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> SummaryMdPath("summary-md",
+                                   cl::desc("Write a short Markdown summary for a CI job page "
+                                            "to FILE ($GITHUB_STEP_SUMMARY)"),
+                                   cl::value_desc("file"), cl::cat(Category));
+// Reuse between runs and shards (docs/ci.md).
+cl::opt<std::string> CacheDirectory("cache",
+                                    cl::desc("Folder that keeps each unit's outcome for later "
+                                             "runs (default: $XDG_CACHE_HOME/cu2dcu)"),
+                                    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache", cl::desc("Parse every unit, and keep nothing for later runs"),
+                      cl::cat(Category));
+cl::opt<std::string> ShardText("shard",
+                               cl::desc("Parse only share K of N of the units and write their "
+                                        "outcomes to the --json file, for `cu2dcu "
+                                        "merge-reports` (docs/ci.md)"),
+                               cl::value_desc("K/N"), cl::cat(Category));
 cl::opt<std::string> DocsUrl("docs-url", cl::desc("URL of the docs/ folder that reports link "
                                                   "to (default: this build's source tree)"),
                              cl::value_desc("url"), cl::cat(Category));
@@ -444,6 +461,7 @@ std::string writeReports(const ReportContext &Report, std::vector<std::string> &
   });
   Emit(HtmlPath, [&](llvm::raw_ostream &OS) { writeHtmlReport(Report, OS); });
   Emit(StatsCsvPath, [&](llvm::raw_ostream &OS) { writeStatsCsv(Report, OS); });
+  Emit(SummaryMdPath, [&](llvm::raw_ostream &OS) { writeMarkdownSummary(Report, OS); });
   if (ReportError.empty() && !WriteBaselinePath.empty()) {
     if (llvm::Error E = writeBaseline(WriteBaselinePath, *Report.Run, *Report.States,
                                       CU2DCU_VERSION))
@@ -510,8 +528,62 @@ int report(RunResult &Run, const std::vector<WriteFailure> &WriteFailures, const
   return Gate.Failed ? ExitFindings : ExitOk;
 }
 
-/// The pipeline: options, maps, discover, translate, write, report.
-int run(int Argc, const char **Argv) {
+/// What every unit key covers besides the run's options: this binary, the
+/// tool and LLVM versions, and the maps (any change to them parses again).
+std::string storeSalt() {
+  std::vector<std::string> Inputs{llvm::sys::fs::getMainExecutable(nullptr, nullptr),
+                                  MappingsDir.getValue()};
+  llvm::append_range(Inputs, ExtraMaps);
+  return digestOfTrees(Inputs) + CU2DCU_VERSION " " LLVM_VERSION_STRING;
+}
+
+/// The run's unit store: the cache, unless --no-cache or a test's injected
+/// faults (which a reused outcome would hide), and the outcomes of the
+/// shards being merged; null when there is neither.
+std::unique_ptr<UnitStore> makeUnitStore(std::vector<StoredUnit> Handed) {
+  std::string Dir;
+  if (!NoCache && !std::getenv("CU2DCU_TEST_FAULT"))
+    Dir = CacheDirectory.empty() ? defaultUnitCacheDirectory() : CacheDirectory.getValue();
+  if (Dir.empty() && Handed.empty() && ShardText.empty())
+    return nullptr;
+  auto Store = std::make_unique<UnitStore>(Dir);
+  for (StoredUnit &Unit : Handed)
+    Store->add(std::move(Unit));
+  return Store;
+}
+
+/// --shard: parses the share and writes its outcomes; the merge does the rest.
+int runShard(ShardSpec Shard, const Discovery &Found, const ApiMap &Map,
+             const RunSettings &Settings, const SplitCommandLine &Args) {
+  parseShard(Found, Map, Settings, Shard);
+  std::vector<std::string> ToolArgs(Args.ToolArgs.begin() + 1, Args.ToolArgs.end());
+  const std::vector<StoredUnit> &Units = Settings.Store->used();
+  if (llvm::Error E = writeShardFile(JsonPath, Shard, ToolArgs, Args.CompilerArgs, Units,
+                                     CU2DCU_VERSION))
+    return usageError("cannot write '" + JsonPath + "': " + llvm::toString(std::move(E)));
+  if (!Quiet)
+    llvm::errs() << "cu2dcu: shard " << Shard.Index << "/" << Shard.Count << ": " << Units.size()
+                 << " unit(s), " << Settings.Store->hits() << " from the cache, in " << JsonPath
+                 << "; `cu2dcu merge-reports` writes the output and the reports\n";
+  return ExitOk;
+}
+
+/// --shard's value, checked before any work; nullopt without --shard.
+llvm::Expected<std::optional<ShardSpec>> shardOption() {
+  if (ShardText.empty())
+    return std::nullopt;
+  auto Shard = parseShardSpec(ShardText);
+  if (!Shard)
+    return Shard.takeError();
+  if (JsonPath.empty() || JsonPath == "-")
+    return llvm::createStringError(std::errc::invalid_argument,
+                                   "--shard writes its units to a file: give --json FILE");
+  return std::optional<ShardSpec>(*Shard);
+}
+
+/// The pipeline: options, maps, discover, translate, write, report. Handed:
+/// the outcomes of the shards being merged.
+int run(int Argc, const char **Argv, std::vector<StoredUnit> Handed = {}) {
   // Colours only where stderr is a terminal that shows them.
   llvm::errs().enable_colors(llvm::errs().has_colors());
   SplitCommandLine Args = splitAtDashDash(Argc, Argv);
@@ -525,7 +597,10 @@ int run(int Argc, const char **Argv) {
     return usageError("-j must be at least 1");
   if (Restore)
     return restoreCommand();
-  if (std::string Conflict = outputConflict(); !Conflict.empty())
+  auto Shard = shardOption();
+  if (!Shard)
+    return usageError(llvm::toString(Shard.takeError()));
+  if (std::string Conflict = outputConflict(); !Conflict.empty() && !*Shard)
     return usageError(Conflict);
 
   const auto RunStart = std::chrono::steady_clock::now(); // --time-report
@@ -548,9 +623,19 @@ int run(int Argc, const char **Argv) {
   RunSettings Settings = makeSettings(*Target, Toolchain, UsedBuildRules, *Found);
   if (Mode == ModeChoice::Ast && !Settings.Toolchain.found())
     return usageError("--mode=ast needs CUDA headers: " + Settings.Toolchain.Why);
+  const bool Merging = !Handed.empty();
+  std::unique_ptr<UnitStore> Store = makeUnitStore(std::move(Handed));
+  Settings.Store = Store.get();
+  if (Store)
+    Settings.StoreSalt = storeSalt();
   showProgress(Settings, Found->Files.size());
+  if (*Shard)
+    return runShard(**Shard, *Found, Map, Settings, Args);
 
   RunResult Run = translateAll(*Found, Map, Settings);
+  if (Merging && !Quiet && Store->used().size() > Store->hits())
+    llvm::errs() << "cu2dcu: note: parsed " << Store->used().size() - Store->hits()
+                 << " unit(s) no shard had (headers no unit includes, or changed files)\n";
   if (Mode == ModeChoice::Ast && !everyFileParsed(Run))
     return ExitFindings;
   Run.Times[Stage::Maps] += MapsTime;
@@ -562,10 +647,32 @@ int run(int Argc, const char **Argv) {
 
 } // namespace
 
+/// `cu2dcu merge-reports SHARD.json... [options]`: the run the shards split,
+/// with their outcomes.
+int mergeReports(int Argc, const char **Argv) {
+  MergeRequest Request =
+      splitMergeArguments(std::vector<std::string>(Argv + 2, Argv + Argc));
+  auto Merged = readShards(Request, CU2DCU_VERSION);
+  if (!Merged)
+    return usageError(llvm::toString(Merged.takeError()));
+  std::vector<std::string> Line{Argv[0]};
+  llvm::append_range(Line, Merged->ToolArgs);
+  if (!Merged->CompilerArgs.empty()) {
+    Line.push_back("--");
+    llvm::append_range(Line, Merged->CompilerArgs);
+  }
+  std::vector<const char *> MergedArgv;
+  for (const std::string &Arg : Line)
+    MergedArgv.push_back(Arg.c_str());
+  return run(int(MergedArgv.size()), MergedArgv.data(), std::move(Merged->Units));
+}
+
 int main(int Argc, const char **Argv) {
   llvm::InitLLVM Init(Argc, Argv);
   llvm::sys::PrintStackTraceOnErrorSignal(Argv[0]);
   try {
+    if (Argc > 1 && llvm::StringRef(Argv[1]) == "merge-reports")
+      return mergeReports(Argc, Argv);
     return run(Argc, Argv);
   } catch (const std::exception &E) {
     llvm::errs() << "cu2dcu: internal error: " << E.what() << "\n";

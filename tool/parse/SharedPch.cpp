@@ -224,6 +224,7 @@ bool buildSharedPch(SharedPch &Pch, const CudaToolchain &Toolchain,
     return false;
   }
   FirstNotReentrant = Record.FirstViolation;
+  Pch.Reads = filesLookedUp(*Files);
   Pch.Resolved = std::move(Record.TopReal);
   Pch.MustSkip = std::move(Record.MustSkip);
   Pch.ShadowNames = std::move(Record.ShadowNames);
@@ -233,6 +234,20 @@ bool buildSharedPch(SharedPch &Pch, const CudaToolchain &Toolchain,
                                            " does something when seen again"
                                      : "no PCH was written";
   return Pch.Ok;
+}
+
+std::vector<std::string> filesLookedUp(const clang::FileManager &Files) {
+  llvm::SmallVector<clang::OptionalFileEntryRef> Entries;
+  Files.GetUniqueIDMapping(Entries);
+  std::vector<std::string> Paths;
+  for (clang::OptionalFileEntryRef Entry : Entries)
+    if (Entry) {
+      llvm::SmallString<256> Path(Entry->getName());
+      llvm::sys::fs::make_absolute(Path);
+      llvm::sys::path::remove_dots(Path);
+      Paths.push_back(std::string(Path));
+    }
+  return Paths;
 }
 
 void inheritFromBase(SharedPch &Pch) {

@@ -45,6 +45,7 @@
 
 namespace clang {
 class CompilerInstance;
+class FileManager;
 class FileEntryRef;
 }
 
@@ -69,8 +70,14 @@ struct SharedPch {
   // project headers during the build, for the units to take over.
   TranslationResult Translated;
   std::vector<std::string> TranslatedFiles; // real paths of the project headers entered
+  /// Every file its build looked up: a unit that loads it depends on them,
+  /// though clang does not look up a PCH's system headers again.
+  std::vector<std::string> Reads;
   bool WholeUnit = false;                   // TraversalScope: walk the whole unit
 };
+
+/// The absolute paths of every file Files looked up, in order.
+std::vector<std::string> filesLookedUp(const clang::FileManager &Files);
 
 /// Builds Pch.PchPath (and Pch.HeaderPath) from Pch.Includes once, on top of
 /// Pch.Base if it has one (which must be built). OnBeginSource may add

@@ -175,7 +175,10 @@ llvm::json::Object statisticsOf(const ReportContext &C) {
                                                   States.BaselinedCount},
                                       {"staleBaselineEntries", States.StaleEntries}}},
       {"findingsByCheck", std::move(Checks)},
-      {"seconds", Run.Seconds}};
+      {"seconds", Run.Seconds},
+      // Like the seconds, these depend on the run, not on its result.
+      {"units", llvm::json::Object{{"parsed", Run.Times[Stage::Parse].Count},
+                                   {"reused", Run.Times.ReusedUnits}}}};
 }
 
 llvm::json::Object gateOf(const ReportContext &C) {

@@ -53,6 +53,8 @@ llvm::json::Value buildJsonReport(const ReportContext &C);
 llvm::json::Value buildSarifReport(const ReportContext &C);
 /// --html: one self-contained page.
 void writeHtmlReport(const ReportContext &C, llvm::raw_ostream &OS);
+/// --summary-md: a short Markdown page for a CI job (report/MarkdownSummary.cpp).
+void writeMarkdownSummary(const ReportContext &C, llvm::raw_ostream &OS);
 /// --stats-csv: kind,name,value rows.
 void writeStatsCsv(const ReportContext &C, llvm::raw_ostream &OS);
 

@@ -1,0 +1,164 @@
+#include "driver/UnitStore.h"
+#include "core/Paths.h"
+#include "core/ResultJson.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+
+namespace cu2dcu {
+
+namespace json = llvm::json;
+
+json::Value toJSON(const StoredUnit &U) {
+  json::Array Reads;
+  for (const auto &[Path, Digest] : U.Reads)
+    Reads.push_back(json::Array{textToJSON(Path), Digest});
+  return json::Object{{"key", U.Key}, {"reads", std::move(Reads)}, {"outcome", U.Outcome}};
+}
+
+bool fromJSON(const json::Value &V, StoredUnit &U, json::Path P) {
+  json::ObjectMapper O(V, P);
+  const json::Array *Reads = O ? V.getAsObject()->getArray("reads") : nullptr;
+  if (!Reads || !O.map("key", U.Key) || !O.map("outcome", U.Outcome)) {
+    P.report("expected a stored unit");
+    return false;
+  }
+  for (const json::Value &R : *Reads) {
+    const json::Array *Pair = R.getAsArray();
+    std::string Path;
+    std::optional<llvm::StringRef> Digest = Pair && Pair->size() == 2 ? (*Pair)[1].getAsString()
+                                                                       : std::nullopt;
+    if (!Digest || !textFromJSON((*Pair)[0], Path, P)) {
+      P.report("expected [path, digest]");
+      return false;
+    }
+    U.Reads.emplace_back(std::move(Path), Digest->str());
+  }
+  return true;
+}
+
+std::string digestOf(llvm::StringRef Bytes) {
+  llvm::XXH128_hash_t H = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Bytes));
+  return llvm::utohexstr(H.high64, /*LowerCase=*/true, 16) +
+         llvm::utohexstr(H.low64, /*LowerCase=*/true, 16);
+}
+
+std::string FileDigests::of(const std::string &Path) {
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = Known.find(Path);
+    if (It != Known.end())
+      return It->second;
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  std::string Digest = Buffer ? digestOf((*Buffer)->getBuffer()) : "missing";
+  std::lock_guard<std::mutex> Guard(Lock);
+  return Known.emplace(Path, Digest).first->second;
+}
+
+void UnitStore::add(StoredUnit Unit) {
+  std::string Key = Unit.Key;
+  Handed[Key] = std::move(Unit);
+}
+
+std::string UnitStore::entryPath(const std::string &Key) const {
+  llvm::SmallString<256> Path(CacheDir);
+  llvm::sys::path::append(Path, "units", Key.substr(0, 2), Key + ".json");
+  return std::string(Path);
+}
+
+/// An entry is its digest, a newline and its JSON: a damaged or truncated
+/// file fails the digest even where it still parses.
+std::optional<StoredUnit> UnitStore::readEntry(const std::string &Key) const {
+  if (CacheDir.empty())
+    return std::nullopt;
+  auto Buffer = llvm::MemoryBuffer::getFile(entryPath(Key));
+  if (!Buffer)
+    return std::nullopt;
+  auto [Check, Text] = (*Buffer)->getBuffer().split('\n');
+  if (Check != digestOf(Text))
+    return std::nullopt;
+  llvm::Expected<StoredUnit> Unit = json::parse<StoredUnit>(Text);
+  if (!Unit) {
+    llvm::consumeError(Unit.takeError());
+    return std::nullopt;
+  }
+  if (Unit->Key != Key)
+    return std::nullopt;
+  return std::move(*Unit);
+}
+
+std::optional<UnitOutcome>
+UnitStore::find(const std::string &Key,
+                const std::function<std::string(const std::string &)> &Digest) {
+  std::optional<StoredUnit> Unit;
+  if (auto It = Handed.find(Key); It != Handed.end())
+    Unit = It->second;
+  else
+    Unit = readEntry(Key);
+  if (!Unit || Unit->Reads.empty())
+    return std::nullopt;
+  for (const auto &[Path, Was] : Unit->Reads)
+    if (Digest(Path) != Was)
+      return std::nullopt;
+  ++Hits;
+  Used.push_back(*Unit);
+  // A reused outcome cost this run no parse.
+  Unit->Outcome.Parse = Unit->Outcome.Match = StageTime();
+  return std::move(Unit->Outcome);
+}
+
+void UnitStore::keep(const std::string &Key, const UnitOutcome &Outcome,
+                     const std::function<std::string(const std::string &)> &Digest) {
+  if (Outcome.Result.Failure == ParseFailure::Timeout ||
+      Outcome.Result.Failure == ParseFailure::Crash || Outcome.Reads.empty())
+    return;
+  StoredUnit Unit{Key, {}, Outcome};
+  for (const std::string &Path : Outcome.Reads)
+    Unit.Reads.emplace_back(Path, Digest(Path));
+  if (!CacheDir.empty()) {
+    std::string Text = jsonText(toJSON(Unit));
+    std::string Path = entryPath(Key);
+    // A cache that cannot be written only costs time.
+    if (!llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)))
+      llvm::consumeError(llvm::writeToOutput(Path, [&](llvm::raw_ostream &OS) {
+        OS << digestOf(Text) << '\n' << Text;
+        return llvm::Error::success();
+      }));
+  }
+  Used.push_back(std::move(Unit));
+}
+
+std::string digestOfTrees(const std::vector<std::string> &Paths) {
+  std::string Text;
+  FileDigests Digests;
+  for (const std::string &Root : Paths) {
+    std::vector<std::string> Files;
+    std::error_code EC;
+    if (llvm::sys::fs::is_directory(Root))
+      for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
+           It.increment(EC))
+        Files.push_back(It->path());
+    else
+      Files.push_back(Root);
+    llvm::sort(Files);
+    for (const std::string &File : Files)
+      Text += File.substr(Root.size()) + '\0' + Digests.of(File) + '\0';
+  }
+  return digestOf(Text);
+}
+
+std::string defaultUnitCacheDirectory() {
+  llvm::SmallString<256> Dir;
+  if (!llvm::sys::path::cache_directory(Dir))
+    return std::string();
+  llvm::sys::path::append(Dir, "cu2dcu");
+  return std::string(Dir);
+}
+
+} // namespace cu2dcu
