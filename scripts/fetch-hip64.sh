@@ -22,6 +22,7 @@ packages=(
   libmiopen-dev librccl-dev                     # MIOpen, RCCL
   libroctx-dev                                  # roctx (roctracer/roctx.h), NVTX's counterpart
   rocm-device-libs-21                           # device libraries (bitcode)
+  hipify-perl                                   # the regex porter, for side-by-side speed (testsuite/ci/scale_bench.py)
 )
 die() { echo "fetch-hip64: ERROR: $*" >&2; exit 1; }
 

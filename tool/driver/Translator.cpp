@@ -700,27 +700,40 @@ void Pipeline::dropShimBlockChanges(const FileReport &R, std::vector<Edit> &Edit
   });
 }
 
-/// What the file needs above its code: the runtime include nvcc implies,
-/// then the shims its uses were renamed to (one edit where both go on top).
+/// What the file needs above its code: the guard macros its units' HIP
+/// calls need, the runtime include nvcc implies, then the shims its uses were
+/// renamed to; insertions at one spot become one edit, in that order.
 void Pipeline::addInsertions(const FileReport &R, std::vector<Edit> &Edits) const {
+  std::optional<Edit> Guards;
+  for (const Edit &E : Edits)
+    if (E.Category == GuardDefineCategory && (!Guards || Guards->Text.find(E.Text) == std::string::npos)) {
+      if (Guards)
+        Guards->Text += E.Text;
+      else
+        Guards = E;
+    }
+  llvm::erase_if(Edits, [](const Edit &E) { return E.Category == GuardDefineCategory; });
   std::optional<Edit> Include = implicitRuntimeInclude(Map, R.Input.Source, R.Original, Edits);
   std::optional<Edit> Shims = shimDefinitions(Map, R.Original, Edits);
-  if (Include && Shims && Include->Offset == Shims->Offset) {
-    Include->Text += Shims->Text;
-    Shims.reset();
+  std::vector<Edit> Insertions;
+  for (std::optional<Edit> *Insertion : {&Guards, &Include, &Shims}) {
+    if (!*Insertion)
+      continue;
+    if (!Insertions.empty() && Insertions.back().Offset == (*Insertion)->Offset)
+      Insertions.back().Text += (*Insertion)->Text;
+    else
+      Insertions.push_back(std::move(**Insertion));
   }
-  // A library header's own lines above it (hip_defines) start where the
-  // runtime include goes: one insertion, the runtime first.
-  auto SameSpot = llvm::find_if(Edits, [&](const Edit &E) {
-    return Include && E.Offset == Include->Offset && E.Length == 0;
-  });
-  if (SameSpot != Edits.end()) {
-    SameSpot->Text = Include->Text + SameSpot->Text;
-    Include.reset();
+  // A library header's own lines above it (hip_defines) start where an
+  // insertion goes: one edit, the insertion first.
+  for (Edit &Insertion : Insertions) {
+    auto SameSpot = llvm::find_if(
+        Edits, [&](const Edit &E) { return E.Offset == Insertion.Offset && E.Length == 0; });
+    if (SameSpot != Edits.end())
+      SameSpot->Text = Insertion.Text + SameSpot->Text;
+    else
+      Edits.push_back(std::move(Insertion));
   }
-  for (std::optional<Edit> *Insertion : {&Include, &Shims})
-    if (*Insertion)
-      Edits.push_back(std::move(**Insertion));
 }
 
 void Pipeline::applyAll() {

@@ -114,6 +114,8 @@ bool translateWarpCall(LexicalContext &C, const TokenList &T, size_t I, const st
     C.SkipUntil = T[Args[1].first].Offset;
     return true;
   }
+  if (C.WholeFile && Entry->needsGuard(C.Options.TargetHip))
+    C.Out.Edits.push_back(guardDefinition(C.Text, Entry->HipGuard));
   // Widened where written: a macro's definition is the AST mode's business.
   if (Mask == MaskLiteral::Full32 && MaskFirst.Kind != tok::raw_identifier) {
     C.Out.Edits.push_back({MaskFirst.Offset, MaskLast.Offset + MaskLast.Length - MaskFirst.Offset,

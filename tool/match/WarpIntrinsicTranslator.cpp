@@ -331,15 +331,17 @@ private:
   }
 
   /// The target declares the call's function only with the entry's guard
-  /// macro (noted once per file).
-  void reportGuard(const WarpCall &Call, const ApiEntry &Entry) {
+  /// macro: defined at the top of the unit (noted once per file).
+  void defineGuard(const WarpCall &Call, const ApiEntry &Entry) {
+    clang::FileID Main = Context.sourceManager().getMainFileID();
+    Context.findingsFor(Main).Edits.push_back(guardDefinition(Context.textOf(Main), Entry.HipGuard));
     const std::string Until =
         Entry.HipGuardUntil ? " (the default from HIP " + Entry.HipGuardUntil->str() + ")" : "";
     reportWave64(Context, Call.NameLoc, WarpSyncCheckId, Severity::Note,
                  "HIP " + Context.options().TargetHip.str() +
                      " declares the *_sync warp functions only when " + Entry.HipGuard +
-                     " is defined before <hip/hip_runtime.h> is included: compile with -D" +
-                     Entry.HipGuard + Until);
+                     " is defined before <hip/hip_runtime.h> is included" + Until +
+                     ": cu2dcu defines it at the top of each unit that calls them");
   }
 
   /// __syncwarp is renamed by the map, to its shim where the target has
@@ -375,7 +377,7 @@ private:
     const WarpCall &Call = D.Call;
     if (D.Entry && D.Entry->needsGuard(Context.options().TargetHip) && D.Pieces &&
         Noted.insert(D.Pieces->File).second)
-      reportGuard(Call, *D.Entry);
+      defineGuard(Call, *D.Entry);
     if (Call.Fn == WarpFn::SyncWarp)
       return reportShimmedSyncWarp(Call, D.Mask);
     if (!rewritesCalls(D.Entry))

@@ -202,6 +202,13 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
               "cuda_runtime.h"};
 }
 
+Edit guardDefinition(const std::string &Text, const std::string &Macro) {
+  const std::string NL = lineEnding(Text);
+  return Edit{textStart(Text), 0,
+              "#ifndef " + Macro + NL + "#define " + Macro + NL + "#endif" + NL,
+              GuardDefineCategory, Macro};
+}
+
 std::string shimmedSyncWarpMessage(const std::string &MaskDescription, const HipVersion &Target,
                                    const std::string &Shim) {
   return "'__syncwarp' with lane mask " + MaskDescription + ": on AMD, HIP " + Target.str() +

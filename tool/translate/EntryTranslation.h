@@ -58,6 +58,17 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
                                            const std::string &Text,
                                            const std::vector<Edit> &Edits);
 
+/// The edit category of a guard macro's definition (guardDefinition).
+inline constexpr const char *GuardDefineCategory = "guard-define";
+
+/// The edit that defines Macro at the very top of Text, before any #include,
+/// where a unit uses a HIP name its target declares only with that macro
+/// (hip_guard: HIP_ENABLE_WARP_SYNC_BUILTINS for the *_sync warp functions
+/// of HIP 6.2 to 6.x). Guarded by #ifndef, so a -D on the command line or
+/// the same edit from another unit does no harm. The driver merges it with
+/// the other insertions at the top (Translator.cpp, addInsertions).
+Edit guardDefinition(const std::string &Text, const std::string &Macro);
+
 /// The W64-WARP-SYNC message for a __syncwarp whose mask (MaskDescription)
 /// may not cover the warp, where it becomes its shim Shim; both modes use it.
 std::string shimmedSyncWarpMessage(const std::string &MaskDescription, const HipVersion &Target,
