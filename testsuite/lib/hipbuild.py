@@ -6,7 +6,7 @@ from verdict import in_ci
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 # CMake's HIP language on Debian's packaging (docs/build-migration.md).
-TOOLCHAIN = os.path.join(ROOT, "tool", "buildfiles", "cmake", "hip-debian-toolchain.cmake")
+TOOLCHAIN = os.path.join(ROOT, "mappings", "buildfiles", "hip-toolchain.cmake")
 # Debian's hipcc 5.2 runs /usr/bin/clang++-15, which then takes /usr/bin/lld
 # (LLVM 14) for a -fgpu-rdc device link; -B points it at LLVM 15's own lld.
 LLVM15_BIN = "/usr/lib/llvm-15/bin"

@@ -37,6 +37,9 @@ struct RunResult {
   std::vector<Diagnostic> Diagnostics;    // sorted, de-duplicated
   double Seconds = 0;
   StageTimes Times; // --time-report: the stages translateAll runs
+  /// How to build the output: a configure-and-build command per translated
+  /// CMake project, a make command per translated Makefile, in file order.
+  std::vector<std::string> BuildCommands;
 };
 
 } // namespace cu2dcu

@@ -218,6 +218,7 @@ public:
         Alone.push_back(I);
     settle(Alone, parseWave(Alone));
     applyAll();
+    addBuildCommands();
     Run.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     return std::move(Run);
   }
@@ -260,6 +261,7 @@ private:
   void addExplicitInstantiations();
   void addInsertions(const FileReport &R, std::vector<Edit> &Edits) const;
   bool translateBuildFile(FileReport &R);
+  void addBuildCommands();
   void dropShimBlockChanges(const FileReport &R, std::vector<Edit> &Edits);
   void addFinding(const FileReport &R, unsigned Offset, const char *CheckId, Severity Level,
                   std::string Message) {
@@ -684,6 +686,58 @@ bool Pipeline::translateBuildFile(FileReport &R) {
   for (Diagnostic &D : T.Findings)
     Diagnostics.push_back(std::move(D));
   return true;
+}
+
+/// The commands that build the written output: `make -C` per translated
+/// Makefile, and per translated CMake project a configure with the shipped
+/// toolchain file (written once at the output root, where the input has no
+/// file of that name) and a build. Nothing without an output tree.
+void Pipeline::addBuildCommands() {
+  const std::string &OutputRoot = Settings.Build.OutputRoot;
+  if (OutputRoot.empty() || OutputRoot == Settings.Build.InputRoot)
+    return;
+  const std::string Toolchain = joinPath(OutputRoot, "cu2dcu-hip-toolchain.cmake");
+  bool UsesToolchain = false;
+  for (const FileReport &R : Run.Files) {
+    if (R.Mode != ParseMode::Build || R.Input.Output.empty())
+      continue;
+    llvm::StringRef Name = llvm::sys::path::filename(R.Input.Output);
+    std::string Folder = llvm::sys::path::parent_path(R.Input.Output).str();
+    if (Name == "Makefile" || Name == "makefile" || Name == "GNUmakefile") {
+      Run.BuildCommands.push_back("make -C " + Folder);
+      continue;
+    }
+    bool HipProject = Name == "CMakeLists.txt" &&
+                      llvm::StringRef(R.Translated).contains_insensitive("project(") &&
+                      llvm::StringRef(R.Translated).contains("HIP");
+    if (!HipProject)
+      continue;
+    std::string Build = joinPath(Folder, "build");
+    std::string WithToolchain = Settings.HipToolchainFile.empty()
+                                    ? std::string()
+                                    : " -DCMAKE_TOOLCHAIN_FILE=" + Toolchain;
+    Run.BuildCommands.push_back("cmake -S " + Folder + " -B " + Build + WithToolchain +
+                                " && cmake --build " + Build);
+    UsesToolchain |= !WithToolchain.empty();
+  }
+  if (!UsesToolchain || IndexOf.count(Toolchain) ||
+      llvm::any_of(Run.Files, [&](const FileReport &R) { return R.Input.Output == Toolchain; }))
+    return;
+  auto Text = readInputFile(Settings.HipToolchainFile);
+  if (!Text) {
+    llvm::consumeError(Text.takeError());
+    return;
+  }
+  FileReport R;
+  R.Input.Source = Settings.HipToolchainFile;
+  R.Input.Display = "cu2dcu-hip-toolchain.cmake";
+  R.Input.Output = Toolchain;
+  R.Status = FileStatus::Copied;
+  R.Mode = ParseMode::Copy;
+  R.ModeReason = "written by cu2dcu: lets CMake's HIP language configure on a packaged ROCm "
+                 "(docs/build-migration.md)";
+  R.Original = R.Translated = std::move(*Text);
+  Run.Files.push_back(std::move(R));
 }
 
 /// Shims an earlier run wrote into the file are left as they are.

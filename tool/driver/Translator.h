@@ -40,6 +40,11 @@ struct RunSettings {
   /// them they are copied unchanged.
   const BuildFlagMap *BuildRules = nullptr;
   BuildOptions Build;
+  /// The toolchain file that lets CMake's HIP language configure on a
+  /// packaged ROCm it does not know (mappings/buildfiles/hip-toolchain.cmake):
+  /// written beside a translated CMake project's output, and named by its
+  /// configure command. Empty: none.
+  std::string HipToolchainFile;
   /// Reuses unit outcomes (--cache, merged shards) and records each one the
   /// run uses; null: every unit is parsed.
   UnitStore *Store = nullptr;

@@ -383,6 +383,9 @@ RunSettings makeSettings(const HipTarget &Target, const CudaToolchain &Toolchain
     Settings.Build.OffloadArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
   Settings.Build.InputRoot = Found.Root;
   Settings.Build.OutputRoot = Found.OutputRoot;
+  std::string HipToolchain = joinPath(MappingsDir, "buildfiles/hip-toolchain.cmake");
+  if (BuildRules && llvm::sys::fs::exists(HipToolchain))
+    Settings.HipToolchainFile = HipToolchain;
   return Settings;
 }
 

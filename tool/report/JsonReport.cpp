@@ -208,6 +208,7 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                                  {"docsBase", C.DocsBase}}},
       {"gate", gateOf(C)},
       {"files", filesOf(*C.Run)},
+      {"buildCommands", arrayOf(C.Run->BuildCommands)},
       {"diagnostics", diagnosticsOf(C)},
       {"statistics", statisticsOf(C)}};
 }

@@ -97,8 +97,23 @@ void writeNewFindings(const ReportContext &C, llvm::raw_ostream &OS) {
 
 } // namespace
 
+/// The commands that build the output, as a block to copy.
+void writeBuildCommands(const ReportContext &C, llvm::raw_ostream &OS) {
+  const std::vector<std::string> &Commands = C.Run->BuildCommands;
+  if (Commands.empty())
+    return;
+  OS << "### Build the port\n\n```sh\n";
+  for (size_t I = 0; I < Commands.size() && I < MaxFileRows; ++I)
+    OS << Commands[I] << "\n";
+  OS << "```\n";
+  if (Commands.size() > MaxFileRows)
+    OS << "\n" << Commands.size() - MaxFileRows << " more in the JSON report (buildCommands).\n";
+  OS << "\n";
+}
+
 void writeMarkdownSummary(const ReportContext &C, llvm::raw_ostream &OS) {
   writeHeadline(C, OS);
+  writeBuildCommands(C, OS);
   if (!C.Run->Diagnostics.empty()) {
     writeByCheck(C, OS);
     writeByFile(C, OS);

@@ -141,6 +141,12 @@ void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostrea
       OS << "  failed: " << F.Input.Display << ": " << F.ModeReason << "\n";
   if (!ReportHint.empty())
     OS << "  report: " << ReportHint << "\n";
+  const size_t Shown = 5;
+  for (size_t I = 0; I < Run.BuildCommands.size() && I < Shown; ++I)
+    OS << "  build: " << Run.BuildCommands[I] << "\n";
+  if (Run.BuildCommands.size() > Shown)
+    OS << "  build: " << Run.BuildCommands.size() - Shown
+       << " more commands in the JSON report (buildCommands)\n";
 }
 
 } // namespace cu2dcu
