@@ -244,17 +244,26 @@ def shards(r, failures, total, reference):
                             % (why, p.returncode))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
+def arguments(description):
+    """--tool and --work, and the exit status when there are no CUDA headers
+    to parse with (a failure under CI, else a skip), or None."""
+    ap = argparse.ArgumentParser(description=description,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tool", required=True)
     ap.add_argument("--work", required=True)
     args = ap.parse_args()
     cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
-    if not os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):
-        print("%s: no CUDA headers under %s, so nothing is parsed"
-              % ("FAIL" if in_ci() else "skipped", cuda))
-        return 1 if in_ci() else SKIP
+    if os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):
+        return args, None
+    print("%s: no CUDA headers under %s, so nothing is parsed"
+          % ("FAIL" if in_ci() else "skipped", cuda))
+    return args, 1 if in_ci() else SKIP
+
+
+def main():
+    args, status = arguments(__doc__)
+    if status is not None:
+        return status
     if os.path.exists(args.work):
         shutil.rmtree(args.work)
     os.makedirs(args.work)

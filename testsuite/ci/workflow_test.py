@@ -15,7 +15,6 @@ Markdown summary.
   workflow_test.py --tool build/tool/main/cu2dcu --work build/testsuite/ci/workflow
 """
 
-import argparse
 import glob
 import json
 import os
@@ -30,8 +29,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "testsuite", "bench"))
 sys.path.insert(0, os.path.join(REPO, "testsuite", "lib"))
 from pch_identical import tree_differences  # noqa: E402
-from reuse_test import make_tree  # noqa: E402
-from verdict import SKIP, finish, in_ci  # noqa: E402
+from reuse_test import arguments, make_tree  # noqa: E402
+from verdict import finish  # noqa: E402
 
 NEW_FINDING = ("\nvoid added(cudaArray_t a) "
                "{ cudaArrayGetInfo(nullptr, nullptr, nullptr, a); }\n")
@@ -151,15 +150,9 @@ def single_run(tool, work, tree):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tool", required=True)
-    ap.add_argument("--work", required=True)
-    args = ap.parse_args()
-    cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
-    if not os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):
-        print("%s: no CUDA headers under %s" % ("FAIL" if in_ci() else "skipped", cuda))
-        return 1 if in_ci() else SKIP
+    args, status = arguments(__doc__)
+    if status is not None:
+        return status
     work = os.path.abspath(args.work)
     if os.path.exists(work):
         shutil.rmtree(work)

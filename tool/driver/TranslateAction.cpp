@@ -17,6 +17,7 @@
 #include "match/CallArgumentTranslator.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "parse/SystemBodies.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -329,6 +330,11 @@ public:
     return true;
   }
 
+  bool shouldSkipFunctionBody(clang::Decl *D) override {
+    return isSkippableBody(D, Context->sourceManager(),
+                           [&](clang::FileID File) { return Context->isTranslated(File); });
+  }
+
   void HandleTranslationUnit(clang::ASTContext &Ast) override {
     StageClock Clock;
     Scope->apply(Ast); // every pass below walks only what can hold translated code
@@ -384,6 +390,7 @@ public:
     // A missing #include is an error to recover from, as in clangd, not the
     // end of the parse.
     CI.getDiagnostics().setFatalsAsError(true);
+    enableBodySkipping(CI);
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<PreprocessorTranslator>(*Context, Setup.CudaIncludeDir));
     if (Setup.OnBeginSource)

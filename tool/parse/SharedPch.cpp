@@ -1,8 +1,10 @@
 #include "parse/SharedPch.h"
+#include "parse/SystemBodies.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
@@ -123,6 +125,25 @@ private:
   const std::function<bool(const std::string &)> &IsTranslated;
 };
 
+/// The part of a PCH build's consumer that says which bodies to skip (a
+/// multiplexed consumer skips a body only when all its parts agree).
+class SkipSystemBodies : public clang::ASTConsumer {
+public:
+  SkipSystemBodies(const clang::SourceManager &SM,
+                   const std::function<bool(const std::string &)> &IsTranslated)
+      : SM(SM), IsTranslated(IsTranslated) {}
+  bool shouldSkipFunctionBody(clang::Decl *D) override {
+    return isSkippableBody(D, SM, [&](clang::FileID File) {
+      clang::OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File);
+      return Entry && IsTranslated(Entry->getFileEntry().tryGetRealPathName().str());
+    });
+  }
+
+private:
+  const clang::SourceManager &SM;
+  const std::function<bool(const std::string &)> &IsTranslated;
+};
+
 class RecordingPchAction : public clang::GeneratePCHAction {
 public:
   RecordingPchAction(BuildRecord &Record,
@@ -133,7 +154,12 @@ public:
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef InFile) override {
-    auto Consumer = GeneratePCHAction::CreateASTConsumer(CI, InFile);
+    std::vector<std::unique_ptr<clang::ASTConsumer>> Consumers;
+    Consumers.push_back(GeneratePCHAction::CreateASTConsumer(CI, InFile));
+    // The units' system function bodies are skipped: the PCH's are too.
+    enableBodySkipping(CI);
+    Consumers.push_back(std::make_unique<SkipSystemBodies>(CI.getSourceManager(), IsTranslated));
+    auto Consumer = std::make_unique<clang::MultiplexConsumer>(std::move(Consumers));
     // Callbacks first: what the translation's callbacks record of the second
     // part is never used, as a build where it does anything is discarded.
     CI.getPreprocessor().addPPCallbacks(
