@@ -45,13 +45,17 @@ def timed(cmd, cwd=None):
     return p, round(cpu, 3), round(time.monotonic() - start, 3)
 
 
-def comparable(path):
+def comparable(path, out=None):
+    """The report less timing fields, and with the run's output folder (which
+    the build commands name) written OUT; and its unit counts."""
     r = json.load(open(path))
     r.pop("run")
     r["statistics"].pop("seconds")
     units = r["statistics"].pop("units")
     for f in r["files"]:
         f.pop("cpuSeconds")
+    if out:
+        r["buildCommands"] = [c.replace(out, "OUT") for c in r["buildCommands"]]
     return r, units
 
 
@@ -75,8 +79,8 @@ class Bench:
 
 def same_as(cold, run):
     diff = tree_differences(cold["out"], run["out"])
-    a, _ = comparable(cold["report"])
-    b, units = comparable(run["report"])
+    a, _ = comparable(cold["report"], cold["out"])
+    b, units = comparable(run["report"], run["out"])
     return {"output_identical": not diff, "differing_files": diff[:20],
             "report_identical": a == b, "units": units}
 
