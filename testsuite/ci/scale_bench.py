@@ -46,16 +46,16 @@ def timed(cmd, cwd=None):
 
 
 def comparable(path, out=None):
-    """The report less timing fields, and with the run's output folder (which
-    the build commands name) written OUT; and its unit counts."""
+    """The report less timing fields and the run's own section, but with its
+    build commands (the run's output folder written OUT); and its unit
+    counts."""
     r = json.load(open(path))
-    r.pop("run")
+    commands = [c.replace(out, "OUT") if out else c for c in r.pop("run")["buildCommands"]]
     r["statistics"].pop("seconds")
     units = r["statistics"].pop("units")
     for f in r["files"]:
         f.pop("cpuSeconds")
-    if out:
-        r["buildCommands"] = [c.replace(out, "OUT") for c in r["buildCommands"]]
+    r["buildCommands"] = commands
     return r, units
 
 

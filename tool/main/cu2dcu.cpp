@@ -532,12 +532,18 @@ int report(RunResult &Run, const std::vector<WriteFailure> &WriteFailures, const
 }
 
 /// What every unit key covers besides the run's options: this binary, the
-/// tool and LLVM versions, and the maps (any change to them parses again).
+/// tool and LLVM versions, the maps, and the environment variables that
+/// change clang's header search (any change to them parses again).
 std::string storeSalt() {
   std::vector<std::string> Inputs{llvm::sys::fs::getMainExecutable(nullptr, nullptr),
                                   MappingsDir.getValue()};
   llvm::append_range(Inputs, ExtraMaps);
-  return digestOfTrees(Inputs) + CU2DCU_VERSION " " LLVM_VERSION_STRING;
+  std::string Salt = digestOfTrees(Inputs) + CU2DCU_VERSION " " LLVM_VERSION_STRING;
+  for (const char *Variable : {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH"}) {
+    const char *Value = std::getenv(Variable);
+    Salt += std::string(" ") + Variable + "=" + (Value ? Value : "");
+  }
+  return Salt;
 }
 
 /// The run's unit store: the cache, unless --no-cache or a test's injected

@@ -205,10 +205,10 @@ llvm::json::Value buildJsonReport(const ReportContext &C) {
                                                                  : C.OutputPath},
                                  {"arguments", arrayOf(C.Arguments)},
                                  {"options", llvm::json::Object(C.Options)},
+                                 {"buildCommands", arrayOf(C.Run->BuildCommands)},
                                  {"docsBase", C.DocsBase}}},
       {"gate", gateOf(C)},
       {"files", filesOf(*C.Run)},
-      {"buildCommands", arrayOf(C.Run->BuildCommands)},
       {"diagnostics", diagnosticsOf(C)},
       {"statistics", statisticsOf(C)}};
 }

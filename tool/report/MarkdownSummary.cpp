@@ -107,7 +107,7 @@ void writeBuildCommands(const ReportContext &C, llvm::raw_ostream &OS) {
     OS << Commands[I] << "\n";
   OS << "```\n";
   if (Commands.size() > MaxFileRows)
-    OS << "\n" << Commands.size() - MaxFileRows << " more in the JSON report (buildCommands).\n";
+    OS << "\n" << Commands.size() - MaxFileRows << " more in the JSON report (run.buildCommands).\n";
   OS << "\n";
 }
 

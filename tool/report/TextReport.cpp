@@ -79,18 +79,10 @@ void printDiagnostics(const RunResult &Run, llvm::raw_ostream &OS, const std::ve
   }
 }
 
-void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostream &OS,
-                  const std::string &ReportHint, const FindingStates *States) {
-  OS << "cu2dcu: " << Run.Files.size() << " files in " << llvm::format("%.2f", Run.Seconds)
-     << " s: " << S.Translated << " translated, " << S.Unchanged << " unchanged, " << S.Copied
-     << " copied, " << S.Failed << " failed\n";
-  OS << "  parsed: " << S.AstFiles << " with the AST, ";
-  if (S.RecoveredFiles)
-    OS << S.RecoveredFiles << " with an AST recovered from errors, ";
-  OS << S.LexicalFiles << " lexically\n";
-  // Files translated lexically although the AST was asked for, or from a
-  // recovered AST, and why (the first clang error, a timeout, a crash,
-  // missing CUDA headers).
+/// Files translated lexically although the AST was asked for, or from a
+/// recovered AST, and why (the first clang error, a timeout, a crash,
+/// missing CUDA headers).
+void printFallbacks(const RunResult &Run, llvm::raw_ostream &OS) {
   std::map<std::pair<ParseMode, std::string>, std::vector<std::string>> Fallbacks;
   for (const FileReport &F : Run.Files)
     if ((F.Mode == ParseMode::Lexical || F.Mode == ParseMode::AstRecovered) &&
@@ -105,6 +97,28 @@ void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostrea
       OS << " and " << (Files.size() - 5) << " more";
     OS << ": " << Reason << "\n";
   }
+}
+
+/// The commands that build the output, the first few (the JSON has all).
+void printBuildCommands(const RunResult &Run, llvm::raw_ostream &OS) {
+  const size_t Shown = 5;
+  for (size_t I = 0; I < Run.BuildCommands.size() && I < Shown; ++I)
+    OS << "  build: " << Run.BuildCommands[I] << "\n";
+  if (Run.BuildCommands.size() > Shown)
+    OS << "  build: " << Run.BuildCommands.size() - Shown
+       << " more commands in the JSON report (run.buildCommands)\n";
+}
+
+void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostream &OS,
+                  const std::string &ReportHint, const FindingStates *States) {
+  OS << "cu2dcu: " << Run.Files.size() << " files in " << llvm::format("%.2f", Run.Seconds)
+     << " s: " << S.Translated << " translated, " << S.Unchanged << " unchanged, " << S.Copied
+     << " copied, " << S.Failed << " failed\n";
+  OS << "  parsed: " << S.AstFiles << " with the AST, ";
+  if (S.RecoveredFiles)
+    OS << S.RecoveredFiles << " with an AST recovered from errors, ";
+  OS << S.LexicalFiles << " lexically\n";
+  printFallbacks(Run, OS);
   OS << "  rewritten: " << S.ApiRenames << " API names, " << S.Launches << " kernel launches, "
      << S.Includes << " includes, " << S.Symbols << " symbol arguments, " << S.Wave64Fixes
      << " wave64 fixes, " << S.LaunchBoundsRemoved << " launch-bounds arguments; "
@@ -141,12 +155,7 @@ void printSummary(const RunResult &Run, const RunStatistics &S, llvm::raw_ostrea
       OS << "  failed: " << F.Input.Display << ": " << F.ModeReason << "\n";
   if (!ReportHint.empty())
     OS << "  report: " << ReportHint << "\n";
-  const size_t Shown = 5;
-  for (size_t I = 0; I < Run.BuildCommands.size() && I < Shown; ++I)
-    OS << "  build: " << Run.BuildCommands[I] << "\n";
-  if (Run.BuildCommands.size() > Shown)
-    OS << "  build: " << Run.BuildCommands.size() - Shown
-       << " more commands in the JSON report (buildCommands)\n";
+  printBuildCommands(Run, OS);
 }
 
 } // namespace cu2dcu

@@ -8,7 +8,7 @@ a CMakeLists.txt, as people write them). --step translate checks the report
 (both build files translated, parse mode "build", no error) and compares
 the build files with Makefile.expected and CMakeLists.txt.expected;
 --step make and --step cmake run the make or the cmake command the run
-printed (its JSON report's buildCommands), hipcc for gfx906 and CMake's HIP
+printed (its JSON report's run.buildCommands), hipcc for gfx906 and CMake's HIP
 language (with the toolchain file the output carries for Debian's
 packaging, and nothing from the docs); both must link the program. Exit 0 pass, 1 fail,
 77 skipped: a missing hipcc, make or cmake skips a build step on a
@@ -52,7 +52,7 @@ def check_translation(out, report, failures):
 
 def printed_command(report, program):
     """The build command the run printed for program (make or cmake)."""
-    commands = [c for c in json.load(open(report))["buildCommands"] if c.startswith(program + " ")]
+    commands = [c for c in json.load(open(report))["run"]["buildCommands"] if c.startswith(program + " ")]
     return commands[0] if len(commands) == 1 else None
 
 
@@ -66,7 +66,7 @@ def build(step, out, report, failures):
     command = printed_command(report, step)
     if not command:
         failures.append("the run printed no single %s command: %s"
-                        % (step, json.load(open(report))["buildCommands"]))
+                        % (step, json.load(open(report))["run"]["buildCommands"]))
         return None
     built = os.path.join(out, "build", "saxpy") if step == "cmake" else os.path.join(out, "saxpy")
     if run(["bash", "-c", command], build_env(), failures) and not os.path.isfile(built):
