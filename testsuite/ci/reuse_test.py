@@ -13,6 +13,8 @@ with a cold run (--no-cache) of the same tree:
   map          a --map file edited: every unit parsed
   flag         a -D added after --: every unit parsed
   damaged      every cache entry truncated or with a byte flipped: all parsed
+  pruned       --cache-limit-mb 0 empties the cache after the run; the next
+               run parses every unit again
   concurrent   two runs sharing one cache at the same time
   shards       four shards merged; also a merge with a shard missing, one
                given twice and one of other options, which must fail
@@ -188,6 +190,19 @@ def damage(r, cache, failures, total, reference):
     expect_units(failures, "damaged", units, total, 0)
 
 
+def pruned(r, cache, failures, total, reference):
+    def entries():
+        return sum(1 for _, _, ns in os.walk(cache) for n in ns if n.endswith(".json"))
+
+    if entries() < total:
+        failures.append("pruned: %d cache entries before pruning, of %d units" % (entries(), total))
+    same(failures, "pruned", reference, r.run("--cache", cache, "--cache-limit-mb", "0"))
+    if entries():
+        failures.append("pruned: %d cache entries left under --cache-limit-mb 0" % entries())
+    units = same(failures, "after pruning", reference, r.run("--cache", cache))
+    expect_units(failures, "after pruning", units, total, 0)
+
+
 def concurrent(r, failures, cache, reference):
     results, errors = [None, None], []
 
@@ -282,6 +297,7 @@ def main():
         concurrent(r, failures, cache, reference)
         last = edits(r, cache, failures, total, reference)
         damage(r, cache, failures, total, last)
+        pruned(r, cache, failures, total, last)
     except AssertionError as e:
         failures.append(str(e))
     return finish(failures, "reuse gives a cold run's output (%d units, %d runs)" % (total, r.count))

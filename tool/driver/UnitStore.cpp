@@ -7,6 +7,7 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/xxhash.h"
 
 namespace cu2dcu {
@@ -90,6 +91,12 @@ std::optional<StoredUnit> UnitStore::readEntry(const std::string &Key) const {
   }
   if (Unit->Key != Key)
     return std::nullopt;
+  // A reuse is a use: pruning keeps the entries used most recently.
+  int FD = -1;
+  if (!llvm::sys::fs::openFileForRead(entryPath(Key), FD)) {
+    (void)llvm::sys::fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
   return std::move(*Unit);
 }
 
@@ -132,6 +139,37 @@ void UnitStore::keep(const std::string &Key, const UnitOutcome &Outcome,
       }));
   }
   Used.push_back(std::move(Unit));
+}
+
+void UnitStore::prune(uint64_t LimitBytes) const {
+  if (CacheDir.empty())
+    return;
+  struct Entry {
+    llvm::sys::TimePoint<> Used;
+    uint64_t Size;
+    std::string Path;
+  };
+  std::vector<Entry> Entries;
+  uint64_t Total = 0;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(joinPath(CacheDir, "units"), EC), End;
+       It != End && !EC; It.increment(EC)) {
+    llvm::sys::fs::file_status Status;
+    if (llvm::sys::fs::status(It->path(), Status) ||
+        Status.type() != llvm::sys::fs::file_type::regular_file)
+      continue;
+    Entries.push_back({Status.getLastModificationTime(), Status.getSize(), It->path()});
+    Total += Status.getSize();
+  }
+  if (Total <= LimitBytes)
+    return;
+  llvm::sort(Entries, [](const Entry &A, const Entry &B) { return A.Used < B.Used; });
+  for (const Entry &E : Entries) {
+    if (Total <= LimitBytes / 10 * 8)
+      break;
+    if (!llvm::sys::fs::remove(E.Path))
+      Total -= E.Size;
+  }
 }
 
 std::string digestOfTrees(const std::vector<std::string> &Paths) {

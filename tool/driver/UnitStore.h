@@ -66,6 +66,10 @@ public:
   void keep(const std::string &Key, const UnitOutcome &Outcome,
             const std::function<std::string(const std::string &)> &Digest);
 
+  /// Keeps the cache within LimitBytes: the entries used least recently go
+  /// first (a reuse counts as a use), down to 80% of the limit.
+  void prune(uint64_t LimitBytes) const;
+
   /// Every outcome this run used, found or fresh, in the order it was used
   /// (what a shard hands to the merge).
   const std::vector<StoredUnit> &used() const { return Used; }

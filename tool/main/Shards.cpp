@@ -22,7 +22,7 @@ const llvm::StringSet<> MergeOwned = {
     "o",          "dry-run",     "diff",    "in-place", "json",      "sarif",
     "html",       "stats-csv",   "summary-md", "write-baseline", "baseline", "fail-on",
     "max-warnings", "quiet",     "progress", "time-report", "docs-url", "shard",
-    "cache",      "no-cache",    "j",       "parse-timeout", "no-pch"};
+    "cache",      "no-cache",    "cache-limit-mb", "j", "parse-timeout", "no-pch"};
 
 llvm::Error failure(const llvm::Twine &Message) {
   return llvm::createStringError(std::errc::invalid_argument, "%s", Message.str().c_str());

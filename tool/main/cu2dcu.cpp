@@ -153,6 +153,10 @@ cl::opt<std::string> CacheDirectory("cache",
                                     cl::desc("Folder that keeps each unit's outcome for later "
                                              "runs (default: $XDG_CACHE_HOME/cu2dcu)"),
                                     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<unsigned> CacheLimitMiB("cache-limit-mb",
+                                 cl::desc("Prune the cache to this many MiB after the run, the "
+                                          "entries used least recently first (default 2048)"),
+                                 cl::value_desc("MiB"), cl::init(2048), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Parse every unit, and keep nothing for later runs"),
                       cl::cat(Category));
 cl::opt<std::string> ShardText("shard",
@@ -565,6 +569,7 @@ std::unique_ptr<UnitStore> makeUnitStore(std::vector<StoredUnit> Handed) {
 int runShard(ShardSpec Shard, const Discovery &Found, const ApiMap &Map,
              const RunSettings &Settings, const SplitCommandLine &Args) {
   parseShard(Found, Map, Settings, Shard);
+  Settings.Store->prune(uint64_t(CacheLimitMiB) << 20);
   std::vector<std::string> ToolArgs(Args.ToolArgs.begin() + 1, Args.ToolArgs.end());
   const std::vector<StoredUnit> &Units = Settings.Store->used();
   if (llvm::Error E = writeShardFile(JsonPath, Shard, ToolArgs, Args.CompilerArgs, Units,
@@ -642,6 +647,8 @@ int run(int Argc, const char **Argv, std::vector<StoredUnit> Handed = {}) {
     return runShard(**Shard, *Found, Map, Settings, Args);
 
   RunResult Run = translateAll(*Found, Map, Settings);
+  if (Store)
+    Store->prune(uint64_t(CacheLimitMiB) << 20);
   if (Merging && !Quiet && Store->used().size() > Store->hits())
     llvm::errs() << "cu2dcu: note: parsed " << Store->used().size() - Store->hits()
                  << " unit(s) no shard had (headers no unit includes, or changed files)\n";
