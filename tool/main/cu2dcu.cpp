@@ -565,6 +565,17 @@ std::unique_ptr<UnitStore> makeUnitStore(std::vector<StoredUnit> Handed) {
   return Store;
 }
 
+/// After the translation: the cache pruned, and a merge's note of the units
+/// that no shard had.
+void finishReuse(const UnitStore *Store, bool Merging) {
+  if (!Store)
+    return;
+  Store->prune(uint64_t(CacheLimitMiB) << 20);
+  if (Merging && !Quiet && Store->used().size() > Store->hits())
+    llvm::errs() << "cu2dcu: note: parsed " << Store->used().size() - Store->hits()
+                 << " unit(s) no shard had (headers no unit includes, or changed files)\n";
+}
+
 /// --shard: parses the share and writes its outcomes; the merge does the rest.
 int runShard(ShardSpec Shard, const Discovery &Found, const ApiMap &Map,
              const RunSettings &Settings, const SplitCommandLine &Args) {
@@ -647,11 +658,7 @@ int run(int Argc, const char **Argv, std::vector<StoredUnit> Handed = {}) {
     return runShard(**Shard, *Found, Map, Settings, Args);
 
   RunResult Run = translateAll(*Found, Map, Settings);
-  if (Store)
-    Store->prune(uint64_t(CacheLimitMiB) << 20);
-  if (Merging && !Quiet && Store->used().size() > Store->hits())
-    llvm::errs() << "cu2dcu: note: parsed " << Store->used().size() - Store->hits()
-                 << " unit(s) no shard had (headers no unit includes, or changed files)\n";
+  finishReuse(Store.get(), Merging);
   if (Mode == ModeChoice::Ast && !everyFileParsed(Run))
     return ExitFindings;
   Run.Times[Stage::Maps] += MapsTime;
