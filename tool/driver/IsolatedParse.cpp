@@ -11,8 +11,11 @@
 #include <cstring>
 #include <csignal>
 #include <fcntl.h>
+#include <optional>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,14 +23,22 @@ namespace cu2dcu {
 
 namespace {
 
-struct Child {
+/// A forked process that runs work items one after another: the parent
+/// writes an item's index to Command; the worker writes the item's stderr,
+/// then Marker to stderr, and the item's result, framed by its length, to
+/// the result stream. Keeping a worker for many items spares each parse a
+/// fresh address space (a third of the CPU time went to page faults).
+struct Worker {
   pid_t Pid = -1;
-  int FD[2] = {-1, -1}; // the result, the child's stderr
-  size_t Index = 0;
+  int Command = -1;
+  int FD[2] = {-1, -1}; // the results, the worker's stderr
+  std::optional<size_t> Item; // the item it works on
   std::chrono::steady_clock::time_point Deadline;
-  bool HasDeadline = false;
   std::string Data[2];
 };
+
+/// Ends an item's stderr; diagnostics never hold a NUL.
+const std::string Marker("\0cu2dcu-item-end\0", 17);
 
 void writeAll(int FD, const std::string &Data) {
   for (size_t Done = 0; Done < Data.size();) {
@@ -40,7 +51,7 @@ void writeAll(int FD, const std::string &Data) {
   }
 }
 
-/// The wall-clock backstop for a child that blocks without using CPU time
+/// The wall-clock backstop for an item that blocks without using CPU time
 /// (an #include of a FIFO, a stuck file system).
 unsigned wallLimit(unsigned TimeoutSeconds) { return 3 * TimeoutSeconds + 10; }
 
@@ -76,110 +87,109 @@ std::string describeStatus(int Status, unsigned TimeoutSeconds) {
   return "the parser stopped";
 }
 
-/// In the child: limits its CPU time, runs Work and writes its result to
-/// Out; never returns.
-[[noreturn]] void runChild(int Out, int Err, unsigned TimeoutSeconds, const std::string &Name,
-                           const std::function<std::string()> &Work) {
-  // The parent decides what of the child's stderr the user sees (a crash's
-  // stack dump is thousands of lines; its location is kept).
-  ::dup2(Err, STDERR_FILENO);
-  ::close(Err);
-  if (TimeoutSeconds > 0) {
-    // CPU time, not wall time, decides: a loaded machine must not turn a
-    // slow parse into a fallback (the output would depend on the load).
-    struct rlimit Limit;
-    Limit.rlim_cur = TimeoutSeconds;
-    Limit.rlim_max = TimeoutSeconds + 5;
-    ::setrlimit(RLIMIT_CPU, &Limit);
-    ::signal(SIGXCPU, SIG_DFL); // no stack dump: it is a timeout, not a crash
+bool readAll(int FD, void *Into, size_t Size) {
+  char *At = static_cast<char *>(Into);
+  for (size_t Done = 0; Done < Size;) {
+    ssize_t N = ::read(FD, At + Done, Size - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    Done += size_t(N);
   }
-  std::string Fault = fault::injected("parse", Name);
-  if (Fault == "hang")
-    while (true)
-      ::pause();
-  if (Fault == "crash") {
-    ::signal(SIGSEGV, SIG_DFL);
-    ::raise(SIGSEGV);
-  }
-  writeAll(Out, Work());
-  ::close(Out);
-  _exit(0); // no atexit handlers, no flushing of the parent's buffers
-}
-
-/// Forks the child of work item Index with a pipe for its result and one for
-/// its stderr; false (Failure set) when that is not possible.
-bool startChild(size_t Index, unsigned TimeoutSeconds, const std::string &Name,
-                const std::function<std::string()> &Work, std::vector<Child> &Running,
-                std::string &Failure) {
-  int Out[2], Err[2];
-  if (::pipe2(Out, O_CLOEXEC) != 0) {
-    Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
-    return false;
-  }
-  if (::pipe2(Err, O_CLOEXEC) != 0) {
-    Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
-    ::close(Out[0]);
-    ::close(Out[1]);
-    return false;
-  }
-  pid_t Pid = ::fork();
-  if (Pid < 0) {
-    Failure = std::string("cannot start the parser process: ") + std::strerror(errno);
-    for (int FD : {Out[0], Out[1], Err[0], Err[1]})
-      ::close(FD);
-    return false;
-  }
-  if (Pid == 0) {
-    ::close(Out[0]);
-    ::close(Err[0]);
-    runChild(Out[1], Err[1], TimeoutSeconds, Name, Work);
-  }
-  ::close(Out[1]);
-  ::close(Err[1]);
-  Child C;
-  C.Pid = Pid;
-  C.FD[0] = Out[0];
-  C.FD[1] = Err[0];
-  C.Index = Index;
-  C.HasDeadline = TimeoutSeconds > 0;
-  C.Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wallLimit(TimeoutSeconds));
-  Running.push_back(std::move(C));
   return true;
 }
 
-/// Reaps a child whose streams ended (or kills it, TimedOut) and tells what
-/// it produced; its stderr is forwarded unless it is a crash's dump.
-IsolatedOutcome finishChild(Child &C, bool TimedOut, unsigned TimeoutSeconds) {
-  IsolatedOutcome O;
-  if (TimedOut)
-    ::kill(C.Pid, SIGKILL);
-  for (int &FD : C.FD)
-    if (FD >= 0) {
-      ::close(FD);
-      FD = -1;
+/// Gives the next item TimeoutSeconds of CPU time on top of what the worker
+/// has used. CPU time, not wall time, decides: a loaded machine must not turn
+/// a slow parse into a fallback (the output would depend on the load).
+void limitCpu(unsigned TimeoutSeconds) {
+  struct rusage Used;
+  ::getrusage(RUSAGE_SELF, &Used);
+  rlim_t Spent = rlim_t(Used.ru_utime.tv_sec + Used.ru_stime.tv_sec) + 1;
+  struct rlimit Limit;
+  ::getrlimit(RLIMIT_CPU, &Limit);
+  Limit.rlim_cur = Spent + TimeoutSeconds;
+  if (Limit.rlim_max != RLIM_INFINITY && Limit.rlim_cur > Limit.rlim_max)
+    Limit.rlim_cur = Limit.rlim_max;
+  ::setrlimit(RLIMIT_CPU, &Limit);
+}
+
+/// In the worker: runs the items the parent sends until it closes Command;
+/// never returns.
+[[noreturn]] void serve(int Command, int Out, int Err, unsigned TimeoutSeconds,
+                        const std::function<std::string(size_t)> &Work,
+                        const std::function<std::string(size_t)> &Name) {
+  // The parent decides what of the worker's stderr the user sees (a crash's
+  // stack dump is thousands of lines; its location is kept).
+  ::dup2(Err, STDERR_FILENO);
+  ::close(Err);
+  if (TimeoutSeconds > 0)
+    ::signal(SIGXCPU, SIG_DFL); // no stack dump: it is a timeout, not a crash
+  uint64_t Item;
+  while (readAll(Command, &Item, sizeof Item)) {
+    if (TimeoutSeconds > 0)
+      limitCpu(TimeoutSeconds);
+    std::string Fault = fault::injected("parse", Name(Item));
+    if (Fault == "hang")
+      while (true)
+        ::pause();
+    if (Fault == "crash") {
+      ::signal(SIGSEGV, SIG_DFL);
+      ::raise(SIGSEGV);
     }
-  int Status = 0;
-  while (::waitpid(C.Pid, &Status, 0) < 0 && errno == EINTR) {
+    std::string Result = Work(Item);
+    writeAll(STDERR_FILENO, Marker);
+    uint64_t Size = Result.size();
+    writeAll(Out, std::string(reinterpret_cast<const char *>(&Size), sizeof Size) + Result);
   }
-  const std::string &Stderr = C.Data[1];
-  const bool Crashed = !TimedOut && WIFSIGNALED(Status) && WTERMSIG(Status) != SIGXCPU;
-  O.TimedOut = TimedOut || (WIFSIGNALED(Status) && WTERMSIG(Status) == SIGXCPU);
-  if (TimedOut) {
-    O.Failure = "parsing timed out (no result after " +
-                std::to_string(wallLimit(TimeoutSeconds)) + " s)";
-  } else if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0) {
-    O.Ok = true;
-    O.Payload = std::move(C.Data[0]);
-  } else {
-    O.Failure = describeStatus(Status, TimeoutSeconds);
-    if (Crashed) {
-      std::string Where = crashLocation(Stderr);
-      if (!Where.empty())
-        O.Failure += " at " + Where;
+  _exit(0); // no atexit handlers, no flushing of the parent's buffers
+}
+
+/// Forks a worker with a pipe for its items, one for its results and one for
+/// its stderr; false (Failure set) when that is not possible. The worker
+/// closes its copies of the other workers' pipes, so that each sees the end
+/// of its items when the parent closes them.
+bool startWorker(unsigned TimeoutSeconds, const std::function<std::string(size_t)> &Work,
+                 const std::function<std::string(size_t)> &Name, std::vector<Worker> &Running,
+                 std::string &Failure) {
+  // The items go through a socket: the parent's send() to a worker that is
+  // gone fails with EPIPE instead of raising SIGPIPE.
+  int Pipes[3][2];
+  for (int P = 0; P < 3; ++P)
+    if ((P == 0 ? ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Pipes[P])
+                : ::pipe2(Pipes[P], O_CLOEXEC)) != 0) {
+      Failure = std::string("cannot create a pipe: ") + std::strerror(errno);
+      for (int Q = 0; Q < P; ++Q)
+        ::close(Pipes[Q][0]), ::close(Pipes[Q][1]);
+      return false;
     }
-    if (WIFEXITED(Status))
-      O.ExitStatus = WEXITSTATUS(Status);
+  pid_t Pid = ::fork();
+  if (Pid < 0) {
+    Failure = std::string("cannot start the parser process: ") + std::strerror(errno);
+    for (auto &Pipe : Pipes)
+      ::close(Pipe[0]), ::close(Pipe[1]);
+    return false;
   }
+  if (Pid == 0) {
+    for (const Worker &Other : Running)
+      for (int FD : {Other.Command, Other.FD[0], Other.FD[1]})
+        ::close(FD);
+    ::close(Pipes[0][1]), ::close(Pipes[1][0]), ::close(Pipes[2][0]);
+    serve(Pipes[0][0], Pipes[1][1], Pipes[2][1], TimeoutSeconds, Work, Name);
+  }
+  ::close(Pipes[0][0]), ::close(Pipes[1][1]), ::close(Pipes[2][1]);
+  Worker W;
+  W.Pid = Pid;
+  W.Command = Pipes[0][1];
+  W.FD[0] = Pipes[1][0];
+  W.FD[1] = Pipes[2][0];
+  Running.push_back(std::move(W));
+  return true;
+}
+
+/// Forwards an item's stderr to the user, unless it is a crash's dump.
+void forward(IsolatedOutcome &O, const std::string &Stderr, bool Crashed) {
 #ifdef CU2DCU_SANITIZED
   // A crash that LLVM's handler saw first ("Stack dump:", clang's stack
   // overflow on deeply nested input) ends in the sanitizer's SEGV report
@@ -199,25 +209,78 @@ IsolatedOutcome finishChild(Child &C, bool TimedOut, unsigned TimeoutSeconds) {
 #endif
   if (Forward && !Stderr.empty())
     (void)!::write(STDERR_FILENO, Stderr.data(), Stderr.size());
+}
+
+/// Reaps a worker whose streams ended (or kills it, TimedOut), and tells
+/// what became of the item it was on.
+IsolatedOutcome finishWorker(Worker &W, bool TimedOut, unsigned TimeoutSeconds) {
+  IsolatedOutcome O;
+  if (TimedOut)
+    ::kill(W.Pid, SIGKILL);
+  for (int *FD : {&W.Command, &W.FD[0], &W.FD[1]})
+    if (*FD >= 0) {
+      ::close(*FD);
+      *FD = -1;
+    }
+  int Status = 0;
+  while (::waitpid(W.Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  const std::string &Stderr = W.Data[1];
+  const bool Crashed = !TimedOut && WIFSIGNALED(Status) && WTERMSIG(Status) != SIGXCPU;
+  O.TimedOut = TimedOut || (WIFSIGNALED(Status) && WTERMSIG(Status) == SIGXCPU);
+  if (TimedOut) {
+    O.Failure = "parsing timed out (no result after " +
+                std::to_string(wallLimit(TimeoutSeconds)) + " s)";
+  } else {
+    O.Failure = describeStatus(Status, TimeoutSeconds);
+    if (Crashed) {
+      std::string Where = crashLocation(Stderr);
+      if (!Where.empty())
+        O.Failure += " at " + Where;
+    }
+    if (WIFEXITED(Status))
+      O.ExitStatus = WEXITSTATUS(Status);
+  }
+  if (W.Item)
+    forward(O, Stderr, Crashed);
   return O;
 }
 
-/// Waits until a running child has output or reaches its wall-clock
-/// deadline, and reads what is there; false when poll failed.
-bool readChildren(std::vector<Child> &Running) {
+/// The worker's finished item: its result, once the result and the end of
+/// its stderr have both arrived.
+std::optional<IsolatedOutcome> finishedItem(Worker &W) {
+  size_t End = W.Data[1].find(Marker);
+  uint64_t Size = 0;
+  if (!W.Item || End == std::string::npos || W.Data[0].size() < sizeof Size)
+    return std::nullopt;
+  std::memcpy(&Size, W.Data[0].data(), sizeof Size);
+  if (W.Data[0].size() < sizeof Size + Size)
+    return std::nullopt;
+  IsolatedOutcome O;
+  O.Ok = true;
+  O.Payload = W.Data[0].substr(sizeof Size, Size);
+  W.Data[0].erase(0, sizeof Size + Size);
+  forward(O, W.Data[1].substr(0, End), /*Crashed=*/false);
+  W.Data[1].erase(0, End + Marker.size());
+  return O;
+}
+
+/// Waits until a worker has output or reaches its wall-clock deadline, and
+/// reads what is there; false when poll failed.
+bool readWorkers(std::vector<Worker> &Running) {
   std::vector<pollfd> Polls;
-  std::vector<std::pair<size_t, int>> Owner; // (child, stream) of each poll entry
+  std::vector<std::pair<size_t, int>> Owner; // (worker, stream) of each poll entry
   int Wait = -1;
   auto Now = std::chrono::steady_clock::now();
   for (size_t R = 0; R < Running.size(); ++R) {
-    const Child &C = Running[R];
+    const Worker &W = Running[R];
     for (int K = 0; K < 2; ++K)
-      if (C.FD[K] >= 0) {
-        Polls.push_back({C.FD[K], POLLIN, 0});
+      if (W.FD[K] >= 0) {
+        Polls.push_back({W.FD[K], POLLIN, 0});
         Owner.push_back({R, K});
       }
-    if (C.HasDeadline) {
-      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(C.Deadline - Now).count();
+    if (W.Item) {
+      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(W.Deadline - Now).count();
       int Ms = int(std::max<long long>(0, std::min<long long>(Left + 1, 1 << 30)));
       Wait = Wait < 0 ? Ms : std::min(Wait, Ms);
     }
@@ -228,18 +291,45 @@ bool readChildren(std::vector<Child> &Running) {
   for (size_t P = 0; Ready > 0 && P < Polls.size(); ++P) {
     if (!(Polls[P].revents & (POLLIN | POLLHUP | POLLERR)))
       continue;
-    Child &C = Running[Owner[P].first];
+    Worker &W = Running[Owner[P].first];
     int K = Owner[P].second;
     char Buffer[1 << 16];
-    ssize_t N = ::read(C.FD[K], Buffer, sizeof Buffer);
+    ssize_t N = ::read(W.FD[K], Buffer, sizeof Buffer);
     if (N > 0) {
-      C.Data[K].append(Buffer, size_t(N));
+      W.Data[K].append(Buffer, size_t(N));
     } else if (N == 0 || errno != EINTR) {
-      ::close(C.FD[K]); // end of this stream
-      C.FD[K] = -1;
+      ::close(W.FD[K]); // end of this stream
+      W.FD[K] = -1;
     }
   }
   return true;
+}
+
+/// Takes the workers' finished items, reaps the workers that died, quit or
+/// ran past their item's deadline, and gives the idle ones the next item.
+void serviceWorkers(std::vector<Worker> &Running, unsigned TimeoutSeconds,
+                    const std::function<void(size_t, IsolatedOutcome)> &Done,
+                    const std::function<void(Worker &)> &Dispatch) {
+  auto Now = std::chrono::steady_clock::now();
+  // Walk backwards: a reaped worker is removed from Running.
+  for (size_t R = Running.size(); R-- > 0;) {
+    Worker &W = Running[R];
+    if (std::optional<IsolatedOutcome> O = finishedItem(W)) {
+      size_t Item = *W.Item;
+      W.Item.reset();
+      Done(Item, std::move(*O));
+      Dispatch(W);
+      continue;
+    }
+    const bool Ended = W.FD[0] < 0 && W.FD[1] < 0;
+    const bool Late = W.Item && Now >= W.Deadline;
+    if (!Ended && !Late)
+      continue;
+    IsolatedOutcome O = finishWorker(W, /*TimedOut=*/!Ended, TimeoutSeconds);
+    if (W.Item)
+      Done(*W.Item, std::move(O));
+    Running.erase(Running.begin() + R);
+  }
 }
 
 } // namespace
@@ -250,40 +340,46 @@ runIsolated(size_t Count, unsigned Jobs, unsigned TimeoutSeconds,
             const std::function<std::string(size_t)> &Name,
             const std::function<void(size_t)> &OnDone) {
   std::vector<IsolatedOutcome> Outcomes(Count);
-  std::vector<Child> Running;
-  Jobs = std::max(1u, Jobs);
-  auto Finish = [&](size_t R, bool TimedOut) {
-    size_t Index = Running[R].Index;
-    Outcomes[Index] = finishChild(Running[R], TimedOut, TimeoutSeconds);
-    if (OnDone)
-      OnDone(Index);
-    Running.erase(Running.begin() + R);
-  };
+  std::vector<Worker> Running;
   size_t Next = 0;
+  auto Done = [&](size_t Item, IsolatedOutcome O) {
+    Outcomes[Item] = std::move(O);
+    if (OnDone)
+      OnDone(Item);
+  };
+  // Give each idle worker the next item; a worker with none left quits.
+  auto Dispatch = [&](Worker &W) {
+    if (Next == Count) {
+      ::close(W.Command);
+      W.Command = -1;
+      return;
+    }
+    uint64_t Item = Next++;
+    W.Item = Item;
+    W.Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wallLimit(TimeoutSeconds));
+    // A worker that is gone is reaped by its streams' end; no SIGPIPE here.
+    (void)!::send(W.Command, &Item, sizeof Item, MSG_NOSIGNAL);
+  };
   while (Next < Count || !Running.empty()) {
-    while (Running.size() < Jobs && Next < Count) {
-      size_t I = Next++;
-      if (!startChild(I, TimeoutSeconds, Name(I), [&, I] { return Work(I); }, Running,
-                      Outcomes[I].Failure) &&
-          OnDone)
-        OnDone(I);
+    while (Running.size() < std::max(1u, Jobs) && Next < Count) {
+      std::string Failure;
+      if (!startWorker(TimeoutSeconds, Work, Name, Running, Failure)) {
+        IsolatedOutcome O;
+        O.Failure = Failure;
+        Done(Next++, std::move(O));
+        continue;
+      }
+      Dispatch(Running.back());
     }
-    if (Running.empty())
-      continue;
-    if (!readChildren(Running))
+    if (!Running.empty() && !readWorkers(Running))
       break; // the loop below reaps
-    auto Now = std::chrono::steady_clock::now();
-    // Walk backwards: Finish removes the child from Running.
-    for (size_t R = Running.size(); R-- > 0;) {
-      if (Running[R].FD[0] < 0 && Running[R].FD[1] < 0)
-        Finish(R, /*TimedOut=*/false); // both streams ended: the child is done
-      else if (Running[R].HasDeadline && Now >= Running[R].Deadline)
-        Finish(R, /*TimedOut=*/true);
-    }
+    serviceWorkers(Running, TimeoutSeconds, Done, Dispatch);
   }
-  // Only reached early if poll failed: do not leave children behind.
-  while (!Running.empty())
-    Finish(Running.size() - 1, /*TimedOut=*/true);
+  // Only reached early if poll failed: do not leave workers behind.
+  while (!Running.empty()) {
+    finishWorker(Running.back(), /*TimedOut=*/true, TimeoutSeconds);
+    Running.pop_back();
+  }
   return Outcomes;
 }
 

@@ -1,9 +1,11 @@
-// Runs each parse in a child process, so that a translation unit that makes
+// Runs the parses in child processes, so that a translation unit that makes
 // clang hang, crash or run out of stack cannot take the run with it: the
 // child is killed after a timeout (or dies), and the driver translates that
-// file lexically and records why. The children are forked from the calling
-// thread, which must be the only thread (no thread pool is running), and
-// send their result back through a pipe (as JSON: core/ResultJson.h).
+// file lexically and records why. A child (a worker) parses one unit after
+// another until one kills it; a new worker takes the rest. The workers are
+// forked from the calling thread, which must be the only thread (no thread
+// pool is running), and send their results back through a pipe (as JSON:
+// core/ResultJson.h).
 #pragma once
 
 #include <functional>
@@ -22,9 +24,9 @@ struct IsolatedOutcome {
   bool TimedOut = false; // out of CPU or wall time
 };
 
-/// Runs Work(I) for every I in [0, Count) in forked children, at most Jobs at
-/// a time, each with TimeoutSeconds of CPU time (0: no limit) and, for a
-/// child that blocks, 3 * TimeoutSeconds + 10 s of wall time. OnDone(I) is
+/// Runs Work(I) for every I in [0, Count) in at most Jobs forked workers,
+/// each item with TimeoutSeconds of CPU time (0: no limit) and, for an item
+/// that blocks, 3 * TimeoutSeconds + 10 s of wall time. OnDone(I) is
 /// called in the parent as each finishes. Honours the test-only
 /// CU2DCU_TEST_FAULT=parse:hang|crash:SUBSTRING, matched against Name(I).
 std::vector<IsolatedOutcome>
