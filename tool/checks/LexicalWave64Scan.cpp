@@ -7,6 +7,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Regex.h"
 
+#include <map>
+#include <memory>
 #include <optional>
 
 namespace cu2dcu {
@@ -22,17 +24,23 @@ constexpr const char *UnseenCodeNote =
     "branch: lower confidence)";
 
 /// A pattern of mappings/checks/warp_names.yaml, case-insensitive; an empty
-/// one (maps without that file) matches nothing.
+/// one (maps without that file) matches nothing. Compiled once per thread,
+/// not per scanned file.
 class NamePattern {
 public:
   explicit NamePattern(const std::string &Pattern) {
-    if (!Pattern.empty())
-      Compiled.emplace(Pattern, llvm::Regex::IgnoreCase);
+    if (Pattern.empty())
+      return;
+    thread_local std::map<std::string, std::unique_ptr<llvm::Regex>> Compiled;
+    std::unique_ptr<llvm::Regex> &Slot = Compiled[Pattern];
+    if (!Slot)
+      Slot = std::make_unique<llvm::Regex>(Pattern, llvm::Regex::IgnoreCase);
+    Regex = Slot.get();
   }
-  bool match(llvm::StringRef Name) const { return Compiled && Compiled->match(Name); }
+  bool match(llvm::StringRef Name) const { return Regex && Regex->match(Name); }
 
 private:
-  std::optional<llvm::Regex> Compiled;
+  const llvm::Regex *Regex = nullptr;
 };
 
 class Scan {

@@ -278,6 +278,7 @@ private:
   WarpNames Names;
   std::vector<std::string> ApiNamePatterns;
   std::shared_ptr<const llvm::Regex> ApiNames; // ApiNamePatterns as one alternation
+  std::vector<std::string> ApiNamePrefixes;    // what a match of each pattern starts with
   unsigned NamespaceCount = 0;
 };
 
