@@ -505,7 +505,7 @@ HEADERS = {
     "mma.h": HU("WMMA (nvcuda::wmma) has no HIP header; rocWMMA is a separate library with a different API."),
     "cuda_pipeline.h": HU("memcpy_async pipelines have no HIP equivalent."),
     "cuda_awbarrier.h": HU("arrive/wait barriers have no HIP equivalent."),
-    "nvtx3/nvToolsExt.h": H("roctracer/roctx.h", note="roctx covers marks and ranges with ASCII messages; link with -lroctx64"),
+    "nvtx3/nvToolsExt.h": H("roctracer/roctx.h", link="roctx64", note="roctx covers marks and ranges with ASCII messages"),
     # libraries (ROCm >= 5.2 puts each library's headers in include/<component>/,
     # see the ROCm 5.2 deprecation message quoted in docs/maps.md)
     "cublas_v2.h": H("hipblas/hipblas.h", hip_defines=HIPBLAS_DEFINES, note=HIPBLAS_DEFINES_NOTE),

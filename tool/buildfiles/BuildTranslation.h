@@ -26,6 +26,10 @@ struct BuildOptions {
   /// CUDA sources (absolute paths) that use device code another source
   /// defines: a CMake target built from one gains -fgpu-rdc.
   std::set<std::string> RelocatableUnits;
+  /// Libraries that the HIP headers of the translated sources under the
+  /// folder need at link time where the CUDA headers needed none (a map
+  /// header entry's `link`): link lines and targets gain them.
+  std::set<std::string> LinkLibraries;
 };
 
 struct BuildTranslation {

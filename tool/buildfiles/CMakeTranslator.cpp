@@ -165,6 +165,7 @@ public:
         notePackagesUsed(A);
     for (const CMakeCommand &C : Cmds)
       translate(C);
+    addLinkLibraries();
     reportResiduals();
     BuildTranslation R;
     R.Text = applyEdits(Text, Edits, R.Changes);
@@ -707,6 +708,41 @@ private:
   }
 
   // --- relocatable device code -------------------------------------------------
+
+  /// Each target built here gains the libraries that the HIP headers of the
+  /// sources under this folder need at link time where CUDA's needed none
+  /// (roctx64 for NVTX 3), in the signature its other target_link_libraries
+  /// calls use (CMake rejects a mix).
+  void addLinkLibraries() {
+    for (const CMakeCommand &C : Cmds) {
+      std::string Name = lower(C.Name);
+      if ((Name != "add_executable" && Name != "add_library") || C.Args.size() < 2 ||
+          llvm::is_contained(std::initializer_list<llvm::StringRef>{"IMPORTED", "ALIAS",
+                                                                    "INTERFACE"},
+                             C.Args[1].Value))
+        continue;
+      const std::string &Target = C.Args[0].Value;
+      bool Keyword = false;
+      std::set<std::string> Linked;
+      for (const CMakeCommand &L : Cmds)
+        if (lower(L.Name) == "target_link_libraries" && L.Args.size() > 1 &&
+            L.Args[0].Value == Target) {
+          Keyword |= llvm::is_contained(std::initializer_list<llvm::StringRef>{
+                                            "PRIVATE", "PUBLIC", "INTERFACE"},
+                                        L.Args[1].Value);
+          for (const CMakeArgument &A : L.Args)
+            Linked.insert(A.Value);
+        }
+      for (const std::string &Library : Opts.LinkLibraries) {
+        if (Linked.count(Library))
+          continue;
+        insertAfter(C, "target_link_libraries(" + Target + (Keyword ? " PRIVATE " : " ") +
+                           Library + ")");
+        report(C.NameBegin, Severity::Note,
+               Library + " linked: the translated sources include a HIP header that needs it");
+      }
+    }
+  }
 
   static std::string rdcOptions(const std::string &Target, const std::string &Indent) {
     return "target_compile_options(" + Target + " PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\n" +

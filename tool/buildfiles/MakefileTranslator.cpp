@@ -390,30 +390,69 @@ bool carries(const std::vector<std::string> &Words, const std::string &Word,
          llvm::any_of(Refs, [&](const std::string &R) { return Carriers.count(R); });
 }
 
-/// A link line (a compiler command without -c) needs the link_requires words
-/// (-fgpu-rdc) that some compile line got: nvcc device-links by itself.
-void addLinkRequirements(llvm::StringRef Text, const std::vector<MakeStatement> &Stmts,
+/// The variables that hold Word once translated, directly or through others.
+std::set<std::string> carriersOf(const std::vector<MakeStatement> &Stmts,
+                                 const std::vector<std::optional<CommandLine>> &Lines,
+                                 const std::string &Word) {
+  std::set<std::string> Carriers;
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (size_t I = 0; I < Stmts.size(); ++I)
+      if (Lines[I] && Stmts[I].K == MakeStatement::Assignment &&
+          carries(Lines[I]->After, Word, Carriers))
+        Grew |= Carriers.insert(Stmts[I].Variable).second;
+  }
+  return Carriers;
+}
+
+/// Whether statement I is a link line (a compiler command without -c) that
+/// does not give Word yet.
+bool linksWithout(const std::vector<MakeStatement> &Stmts,
+                  const std::vector<std::optional<CommandLine>> &Lines, size_t I,
+                  const std::string &Word, const std::set<std::string> &Carriers) {
+  const std::optional<CommandLine> &L = Lines[I];
+  return L && L->Compiler >= 0 && Stmts[I].K != MakeStatement::Assignment &&
+         !llvm::is_contained(L->After, "-c") && !carries(L->After, Word, Carriers);
+}
+
+/// A link line needs the link_requires words (-fgpu-rdc) that some compile
+/// line got: nvcc device-links by itself.
+void addLinkRequirements(const std::vector<MakeStatement> &Stmts,
                          const std::vector<std::optional<CommandLine>> &Lines,
                          const NvccFlagTranslator &Flags, std::vector<TextEdit> &Edits) {
   for (const std::string &Word : Flags.linkRequires()) {
-    std::set<std::string> Carriers;
-    for (bool Grew = true; Grew;) {
-      Grew = false;
-      for (size_t I = 0; I < Stmts.size(); ++I)
-        if (Lines[I] && Stmts[I].K == MakeStatement::Assignment &&
-            carries(Lines[I]->After, Word, Carriers))
-          Grew |= Carriers.insert(Stmts[I].Variable).second;
-    }
+    std::set<std::string> Carriers = carriersOf(Stmts, Lines, Word);
     bool Used = llvm::any_of(Lines, [&](const std::optional<CommandLine> &L) {
       return L && llvm::is_contained(L->After, Word);
     });
     for (size_t I = 0; Used && I < Stmts.size(); ++I) {
-      const std::optional<CommandLine> &L = Lines[I];
-      if (!L || L->Compiler < 0 || Stmts[I].K == MakeStatement::Assignment ||
-          llvm::is_contained(L->After, "-c") || carries(L->After, Word, Carriers))
+      if (!linksWithout(Stmts, Lines, I, Word, Carriers))
         continue;
-      unsigned At = L->Args.empty() ? Stmts[I].CodeEnd : L->Args.front().Begin;
+      const std::vector<TextWord> &Args = Lines[I]->Args;
+      unsigned At = Args.empty() ? Stmts[I].CodeEnd : Args.front().Begin;
       Edits.push_back({At, At, Word + " "});
+    }
+  }
+}
+
+/// A link line gains -l<library> for each library that the HIP headers of
+/// the sources under the Makefile's folder need where CUDA's needed none
+/// (roctx64 for NVTX 3), after its other words.
+void addLinkLibraries(llvm::StringRef Text, llvm::StringRef File,
+                      const std::vector<MakeStatement> &Stmts,
+                      const std::vector<std::optional<CommandLine>> &Lines,
+                      const BuildOptions &Opts, std::vector<TextEdit> &Edits,
+                      std::vector<Diagnostic> &Findings) {
+  for (const std::string &Library : Opts.LinkLibraries) {
+    std::string Word = "-l" + Library;
+    std::set<std::string> Carriers = carriersOf(Stmts, Lines, Word);
+    for (size_t I = 0; I < Stmts.size(); ++I) {
+      if (!linksWithout(Stmts, Lines, I, Word, Carriers))
+        continue;
+      Edits.push_back({Stmts[I].CodeEnd, Stmts[I].CodeEnd, " " + Word});
+      Findings.push_back(buildFinding(Text, File, Stmts[I].CodeBegin, Severity::Note,
+                                      Word + " added: the translated sources include a HIP "
+                                             "header that needs it at link time"));
     }
   }
 }
@@ -510,7 +549,8 @@ BuildTranslation translateMakefile(llvm::StringRef Text, llvm::StringRef Display
           buildFinding(Text, DisplayPath, L.Args[N.Word].Begin, N.Level, N.Message));
     Lines[I] = std::move(L);
   }
-  addLinkRequirements(Text, Stmts, Lines, Flags, Edits);
+  addLinkRequirements(Stmts, Lines, Flags, Edits);
+  addLinkLibraries(Text, DisplayPath, Stmts, Lines, Opts, Edits, Result.Findings);
   addSourceLanguages(Text, DisplayPath, Stmts, Lines, Map, Edits, Result.Findings);
   reportUntranslatedCompilers(Text, DisplayPath, Stmts, Map, Edits, Result.Findings);
   Result.Text = applyEdits(Text, std::move(Edits), Result.Changes);

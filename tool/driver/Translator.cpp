@@ -261,6 +261,7 @@ private:
   void addExplicitInstantiations();
   void addInsertions(const FileReport &R, std::vector<Edit> &Edits) const;
   bool translateBuildFile(FileReport &R);
+  std::set<std::string> linkLibrariesUnder(const std::string &Folder);
   void addBuildCommands();
   void dropShimBlockChanges(const FileReport &R, std::vector<Edit> &Edits);
   void addFinding(const FileReport &R, unsigned Offset, const char *CheckId, Severity Level,
@@ -297,6 +298,9 @@ private:
   std::map<std::string, std::pair<std::string, bool>> RecoveredIncluder;
   /// Units that use device code another unit defines (CU2DCU-RDC).
   std::set<std::string> RelocatableUnits;
+  /// The link libraries each translated file's HIP headers need (a header
+  /// entry's `link`), by file; filled for the first build file.
+  std::optional<std::map<std::string, std::set<std::string>>> LinkLibraries;
 };
 
 void Pipeline::readInputs(std::vector<size_t> &Units, std::vector<size_t> &Headers) {
@@ -337,8 +341,7 @@ void Pipeline::readInputs(std::vector<size_t> &Units, std::vector<size_t> &Heade
   auto Names = std::make_shared<std::set<std::string>>();
   for (const FileReport &R : Run.Files)
     if (R.Status != FileStatus::Failed && R.Input.Action == FileAction::Translate) {
-      LexicalTranslator::collectMacroNames(R.Original, *Macros);
-      Lexical.collectDeclaredCudaLikeNames(R.Original, *Names);
+      Lexical.collectProjectNames(R.Original, *Macros, *Names);
     }
   Settings.Translation.ProjectMacros = std::move(Macros);
   Settings.Translation.ProjectNames = std::move(Names);
@@ -677,6 +680,7 @@ bool Pipeline::translateBuildFile(FileReport &R) {
   BuildOptions Options = Settings.Build;
   Options.Folder = llvm::sys::path::parent_path(R.Input.Source).str();
   Options.RelocatableUnits = RelocatableUnits;
+  Options.LinkLibraries = linkLibrariesUnder(Options.Folder);
   BuildTranslation T = cu2dcu::translateBuildFile(*Kind, R.Original, R.Input.Display,
                                                    *Settings.BuildRules, Options);
   R.Mode = ParseMode::Build;
@@ -686,6 +690,23 @@ bool Pipeline::translateBuildFile(FileReport &R) {
   for (Diagnostic &D : T.Findings)
     Diagnostics.push_back(std::move(D));
   return true;
+}
+
+/// The link libraries (a header entry's `link`) that the HIP headers of the
+/// translated files in Folder and below it need.
+std::set<std::string> Pipeline::linkLibrariesUnder(const std::string &Folder) {
+  if (!LinkLibraries) {
+    LinkLibraries.emplace();
+    for (const FileReport &R : Run.Files)
+      if (R.Input.Action == FileAction::Translate && R.Mode != ParseMode::None &&
+          R.Mode != ParseMode::Build && R.Status != FileStatus::Failed)
+        Lexical.collectLinkLibraries(R.Original, (*LinkLibraries)[R.Input.Source]);
+  }
+  std::set<std::string> Under;
+  for (const auto &[Path, Libraries] : *LinkLibraries)
+    if (isWithin(Path, Folder))
+      Under.insert(Libraries.begin(), Libraries.end());
+  return Under;
 }
 
 /// The commands that build the written output: `make -C` per translated

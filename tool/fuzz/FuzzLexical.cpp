@@ -62,7 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     Lexical.translateRange(Text, Begin, End, "fuzz.cu", Part, IncludedHip);
     check(Text, Part);
   }
-  std::set<std::string> Macros;
-  LexicalTranslator::collectMacroNames(Text, Macros);
+  std::set<std::string> Macros, Names, Libraries;
+  Lexical.collectProjectNames(Text, Macros, Names);
+  Lexical.collectLinkLibraries(Text, Libraries);
   return 0;
 }

@@ -403,24 +403,32 @@ bool LexicalTranslator::mentionsCuda(const std::string &Text) const {
   return false;
 }
 
-void LexicalTranslator::collectMacroNames(const std::string &Text, std::set<std::string> &Names) {
+void LexicalTranslator::collectProjectNames(const std::string &Text, std::set<std::string> &Macros,
+                                            std::set<std::string> &Names) const {
   std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
-  for (size_t I = 0; I + 2 < Tokens.size(); ++I)
-    if (Tokens[I].Kind == tok::hash && Tokens[I].StartsLine &&
-        Tokens[I + 1].Kind == tok::raw_identifier && cleanSpelling(Text, Tokens[I + 1]) == "define" &&
+  for (size_t I = 0; I < Tokens.size(); ++I) {
+    if (Tokens[I].Kind == tok::hash && Tokens[I].StartsLine && I + 2 < Tokens.size() &&
+        Tokens[I + 1].Kind == tok::raw_identifier &&
+        cleanSpelling(Text, Tokens[I + 1]) == "define" &&
         Tokens[I + 2].Kind == tok::raw_identifier)
-      Names.insert(cleanSpelling(Text, Tokens[I + 2]));
-}
-
-void LexicalTranslator::collectDeclaredCudaLikeNames(const std::string &Text,
-                                                     std::set<std::string> &Names) const {
-  std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
-  for (size_t I = 0; I < Tokens.size(); ++I)
+      Macros.insert(cleanSpelling(Text, Tokens[I + 2]));
     if (Tokens[I].Kind == tok::raw_identifier && isDeclaredAt(Text, Tokens, I)) {
       std::string Name = cleanSpelling(Text, Tokens[I]);
       if (Map.looksLikeApiName(Name))
         Names.insert(std::move(Name));
     }
+  }
+}
+
+void LexicalTranslator::collectLinkLibraries(const std::string &Text,
+                                             std::set<std::string> &Libraries) const {
+  std::vector<RawToken> Tokens = lexRaw(Text, 0, Text.size());
+  for (size_t I = 0; I < Tokens.size(); ++I)
+    if (Tokens[I].Kind == tok::hash && Tokens[I].StartsLine)
+      if (auto Include = parseInclude(Text, Tokens, I, directiveEnd(Tokens, I)))
+        if (const ApiEntry *Entry = Map.lookupHeader(Include->Header))
+          if (!Entry->Link.empty())
+            Libraries.insert(Entry->Link);
 }
 
 void LexicalTranslator::translateRange(const std::string &Text, unsigned Begin, unsigned End,

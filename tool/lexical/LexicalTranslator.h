@@ -45,11 +45,15 @@ public:
   /// lets files without CUDA skip parsing).
   bool mentionsCuda(const std::string &Text) const;
 
-  /// Names of the macros Text #defines (for TranslationOptions::ProjectMacros).
-  static void collectMacroNames(const std::string &Text, std::set<std::string> &Names);
-  /// Names Text declares that look like CUDA's (a cudaCheck helper): for
-  /// TranslationOptions::ProjectNames.
-  void collectDeclaredCudaLikeNames(const std::string &Text, std::set<std::string> &Names) const;
+  /// Names of the macros Text #defines (for TranslationOptions::ProjectMacros),
+  /// and the names it declares that look like CUDA's (a cudaCheck helper): for
+  /// TranslationOptions::ProjectNames. One pass: a warm run does this for
+  /// every file.
+  void collectProjectNames(const std::string &Text, std::set<std::string> &Macros,
+                           std::set<std::string> &Names) const;
+  /// Libraries that the HIP headers of Text's #includes need at link time
+  /// where the CUDA ones needed none (a header entry's `link`).
+  void collectLinkLibraries(const std::string &Text, std::set<std::string> &Libraries) const;
 
 private:
   const ApiMap &Map;

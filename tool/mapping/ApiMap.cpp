@@ -52,7 +52,7 @@ const std::set<std::string> KnownEntryKeys = {
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
-    "hip_guard",    "hip_guard_until", "warp"};
+    "hip_guard",    "hip_guard_until", "warp",       "link"};
 const std::set<std::string> KnownFileKeys = {"family",  "cuda_headers", "hip_headers",
                                              "api_names", "reasons",     "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -438,6 +438,7 @@ private:
     E.CudaSince = text(*All, "cuda_since");
     E.CudaRemoved = text(*All, "cuda_removed");
     E.HipRequires = text(*All, "hip_requires");
+    E.Link = text(*All, "link");
     E.Shim = text(*All, "shim");
     E.HipInCondition = text(*All, "hip_in_condition");
     E.LegacyHip = text(*All, "legacy_hip");
@@ -526,6 +527,7 @@ private:
     Require(!field(All, "hip").IsDefined() || !E.Hip.empty() || Header,
             "an empty 'hip' name is for header entries (it removes the include)");
     Require(E.HipRequires.empty() || Header, "hip_requires is for header entries");
+    Require(E.Link.empty() || Header, "link is for header entries");
     Require(!field(All, "hip_defines").IsDefined() || Header, "hip_defines is for header entries");
     Require(E.HipInCondition.empty() || E.Kind == EntryKind::Macro,
             "defined_only and hip_in_condition are for macro entries");

@@ -48,6 +48,9 @@ struct ApiEntry {
   /// const void * where CUDA has a template overload for the function.
   std::optional<unsigned> FunctionArg;
   std::string HipRequires; // header entries: a HIP header that must come first
+  /// Header entries: a library the HIP header needs at link time where the
+  /// CUDA one needed none (roctx64 for header-only NVTX 3).
+  std::string Link;
   /// Header entries: macros defined before the HIP header, which select its
   /// CUDA-shaped API (hipBLAS's HIPBLAS_V2: hipDataType and hipComplex
   /// arguments, as cuBLAS takes).

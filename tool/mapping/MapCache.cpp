@@ -29,6 +29,7 @@ json::Object encodeEntry(const ApiEntry &E) {
   Put("cuda_since", E.CudaSince);
   Put("cuda_removed", E.CudaRemoved);
   Put("hip_requires", E.HipRequires);
+  Put("link", E.Link);
   Put("shim", E.Shim);
   Put("hip_in_condition", E.HipInCondition);
   if (!E.HipDefines.empty()) {
@@ -77,6 +78,7 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
   E.CudaSince = text(O, "cuda_since");
   E.CudaRemoved = text(O, "cuda_removed");
   E.HipRequires = text(O, "hip_requires");
+  E.Link = text(O, "link");
   E.Shim = text(O, "shim");
   E.HipInCondition = text(O, "hip_in_condition");
   if (const json::Array *Defines = O.getArray("hip_defines"))
