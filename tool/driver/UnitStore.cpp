@@ -73,8 +73,11 @@ std::string UnitStore::entryPath(const std::string &Key) const {
   return std::string(Path);
 }
 
-/// An entry is its digest, a newline and its JSON: a damaged or truncated
-/// file fails the digest even where it still parses.
+/// An entry is the digest of the rest, its key, its outcome as JSON (less
+/// the read list) and its reads, a line each: "STATE<tab>PATH". A damaged or
+/// truncated file fails the digest even where it still parses. The reads are
+/// most of an entry (the CUDA, clang and system headers): as lines they cost
+/// a warm run a split, not a JSON parse.
 std::optional<StoredUnit> UnitStore::readEntry(const std::string &Key) const {
   if (CacheDir.empty())
     return std::nullopt;
@@ -84,20 +87,33 @@ std::optional<StoredUnit> UnitStore::readEntry(const std::string &Key) const {
   auto [Check, Text] = (*Buffer)->getBuffer().split('\n');
   if (Check != digestOf(Text))
     return std::nullopt;
-  llvm::Expected<StoredUnit> Unit = json::parse<StoredUnit>(Text);
-  if (!Unit) {
-    llvm::consumeError(Unit.takeError());
+  auto [StoredKey, Rest] = Text.split('\n');
+  auto [OutcomeText, Reads] = Rest.split('\n');
+  StoredUnit Unit;
+  llvm::Expected<UnitOutcome> Outcome = json::parse<UnitOutcome>(OutcomeText);
+  if (!Outcome) {
+    llvm::consumeError(Outcome.takeError());
     return std::nullopt;
   }
-  if (Unit->Key != Key)
+  if (StoredKey != Key)
     return std::nullopt;
+  Unit.Key = Key;
+  Unit.Outcome = std::move(*Outcome);
+  Unit.Outcome.Reads.clear();
+  for (llvm::StringRef Line : llvm::split(Reads, '\n')) {
+    if (Line.empty()) // after the last line break
+      continue;
+    auto [State, Path] = Line.split('\t');
+    Unit.Reads.emplace_back(Path.str(), State.str());
+    Unit.Outcome.Reads.push_back(Path.str());
+  }
   // A reuse is a use: pruning keeps the entries used most recently.
   int FD = -1;
   if (!llvm::sys::fs::openFileForRead(entryPath(Key), FD)) {
     (void)llvm::sys::fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
     llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   }
-  return std::move(*Unit);
+  return Unit;
 }
 
 std::optional<UnitOutcome>
@@ -128,8 +144,17 @@ void UnitStore::keep(const std::string &Key, const UnitOutcome &Outcome,
   StoredUnit Unit{Key, {}, Outcome};
   for (const std::string &Path : Outcome.Reads)
     Unit.Reads.emplace_back(Path, Digest(Path));
-  if (!CacheDir.empty()) {
-    std::string Text = jsonText(toJSON(Unit));
+  // A path with a line break cannot be a line of an entry: such a unit is
+  // parsed again next time.
+  bool Storable = llvm::none_of(Outcome.Reads, [](const std::string &Path) {
+    return llvm::StringRef(Path).contains('\n');
+  });
+  if (!CacheDir.empty() && Storable) {
+    UnitOutcome Stored = Outcome;
+    Stored.Reads.clear();
+    std::string Text = Key + "\n" + jsonText(toJSON(Stored)) + "\n";
+    for (const auto &[Path, State] : Unit.Reads)
+      Text += State + "\t" + Path + "\n";
     std::string Path = entryPath(Key);
     // A cache that cannot be written only costs time.
     if (!llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)))
