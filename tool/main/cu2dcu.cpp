@@ -3,6 +3,7 @@
 // The command line is parsed with llvm::cl rather than CommonOptionsParser
 // because inputs may be directories and -p may come without inputs.
 
+#include "Explain.h"
 #include "Shards.h"
 #include "discover/InputDiscovery.h"
 #include "core/Paths.h"
@@ -102,6 +103,11 @@ cl::opt<unsigned> ParseTimeout("parse-timeout",
                                cl::desc("Seconds a file may take to parse before it is "
                                         "translated lexically (0: no limit, parse in-process)"),
                                cl::value_desc("seconds"), cl::init(120), cl::cat(Category));
+cl::opt<std::string> ExplainName("explain",
+                                 cl::desc("Print what the maps say about a CUDA name or header "
+                                          "at each HIP target (what a use becomes, its "
+                                          "findings, shims), and exit"),
+                                 cl::value_desc("name"), cl::cat(Category));
 cl::opt<bool> Quiet("quiet", cl::desc("Print only errors"), cl::cat(Category));
 cl::opt<bool> Progress("progress", cl::desc("Show a progress line (default: on a terminal "
                                             "outside CI)"),
@@ -299,20 +305,48 @@ std::string outputConflict() {
 
 /// Loads the API maps and the build-file rules (UsedBuildRules: null where
 /// build files are copied); the error when either has errors.
-std::string loadMaps(const HipTarget &Target, ApiMap &Map, BuildFlagMap &BuildRules,
-                     const BuildFlagMap *&UsedBuildRules) {
-  Map.setTargetHip(Target.Version);
+/// The shipped maps and the --map files for Target; false when they have
+/// errors (printed, with the warnings, where PrintIssues).
+bool loadApiMaps(ApiMap &Map, const HipVersion &Target, bool PrintIssues) {
+  Map.setTargetHip(Target);
   if (!NoMapCache)
     Map.setCacheDirectory(MapCacheDir.empty() ? defaultMapCacheDirectory() : MapCacheDir.getValue());
   Map.loadDirectory(MappingsDir);
   for (const std::string &Extra : ExtraMaps)
     Map.loadFile(Extra);
-  printMapIssues(Map.issues());
-  if (Map.hasErrors())
+  if (PrintIssues)
+    printMapIssues(Map.issues());
+  return !Map.hasErrors();
+}
+
+std::string loadMaps(const HipTarget &Target, ApiMap &Map, BuildFlagMap &BuildRules,
+                     const BuildFlagMap *&UsedBuildRules) {
+  if (!loadApiMaps(Map, Target.Version, /*PrintIssues=*/true))
     return "the API maps have errors; nothing was translated";
   if (!loadBuildRules(BuildRules, UsedBuildRules))
     return "the build-file maps have errors; nothing was translated";
   return "";
+}
+
+/// --explain NAME: the maps' entry at the HIP versions they are verified
+/// against (mappings/tools/verify.py) and at the chosen target.
+int explainCommand(const HipTarget &Target) {
+  std::vector<HipVersion> Targets = {{5, 2}, {6, 4}};
+  if (llvm::none_of(Targets, [&](const HipVersion &V) {
+        return !(V < Target.Version) && !(Target.Version < V);
+      }))
+    Targets.push_back(Target.Version);
+  llvm::sort(Targets);
+  bool First = true;
+  int Status = explainName(
+      ExplainName, Targets,
+      [&](ApiMap &Map, const HipVersion &Version) {
+        bool Ok = loadApiMaps(Map, Version, /*PrintIssues=*/First);
+        First = false;
+        return Ok;
+      },
+      llvm::outs());
+  return Status == 2 ? ExitUsage : Status;
 }
 
 /// --baseline, when given.
@@ -622,6 +656,8 @@ int run(int Argc, const char **Argv, std::vector<StoredUnit> Handed = {}) {
     return usageError("-j must be at least 1");
   if (Restore)
     return restoreCommand();
+  if (!ExplainName.empty())
+    return explainCommand(*Target);
   auto Shard = shardOption();
   if (!Shard)
     return usageError(llvm::toString(Shard.takeError()));
