@@ -305,11 +305,15 @@ for _n in set(re.findall(r"#define (CUDART_\w+)", open(os.path.join(CUDA_INC, "m
 DEVICE_INTERNAL = ["all", "any", "ballot", "syncthreads_and", "syncthreads_count",
                    "syncthreads_or", "dadd", "dmul", "dsub", "fdivide", "float2double",
                    "int2double", "ll2double", "uint2double", "ull2double", "double2int",
-                   "double2ll", "double2uint", "double2ull", "llmax", "llmin", "ullmax",
-                   "ullmin", "umax", "umin"]
+                   "double2ll", "double2uint", "double2ull"]
 for _n in DEVICE_INTERNAL:
     DEVICE[_n] = U("CUDA-internal helper declared by the CUDA headers, not documented API; "
                    "use the documented intrinsic (min/max, __syncthreads_*, casts).")
+# Integer min/max helpers that CUDA's math headers declare for host and device
+# and samples-style code calls; HIP declares none of them.
+for _n in ["umin", "umax", "llmin", "llmax", "ullmin", "ullmax"]:
+    DEVICE[_n] = U("not declared in the HIP 5.2 or 6.4 headers; the shim is CUDA's own on "
+                   "NVIDIA and the same comparison on AMD.", shim="cu2dcu_" + _n)
 for _n in ["__nv_aligned_device_malloc", "__nv_associate_access_property",
            "__nv_memcpy_async_shared_global_4", "__nv_memcpy_async_shared_global_8",
            "__nv_memcpy_async_shared_global_16", "__nv_atomic_enable_if",
@@ -320,7 +324,9 @@ for _n in ["__nv_aligned_device_malloc", "__nv_associate_access_property",
 DEVICE.update({
     "__nanosleep": U("not declared in the HIP 5.2 or 6.4 headers. A busy loop on "
                      "clock64() or __builtin_amdgcn_s_sleep() is the usual substitute."),
-    "__trap": U("not declared in HIP 5.2 headers; use abort() or __builtin_trap() in device code."),
+    "__trap": U("not declared in the HIP 5.2 or 6.4 headers; the shim is CUDA's own on NVIDIA "
+                "and __builtin_trap() on AMD, which ends the kernel with an error as __trap does.",
+                shim="cu2dcu_trap"),
     "__brkpt": U("no breakpoint intrinsic in HIP; remove it."),
     "__prof_trigger": U("NVIDIA profiler counters have no HIP equivalent; remove it."),
     "__dp4a": U("not declared in the HIP 5.2 or 6.4 headers; the shim adds the four byte "
