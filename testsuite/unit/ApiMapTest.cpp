@@ -315,7 +315,7 @@ std::vector<std::string> describe(const ApiMap &Map) {
                     statusName(E->Status) + "|" + E->Family + "|" + E->Reason + "|" + E->Note +
                     "|" + (E->HipSince ? E->HipSince->str() : "-") + "|" + E->CudaSince + "|" +
                     E->CudaRemoved + "|" + (E->SymbolArg ? std::to_string(*E->SymbolArg) : "-") +
-                    "|" + (E->FunctionArg ? std::to_string(*E->FunctionArg) : "-") + "|" + E->HipRequires + "|" + llvm::join(E->HipDefines, ",") + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
+                    "|" + (E->FunctionArg ? std::to_string(*E->FunctionArg) : "-") + "|" + E->HipRequires + "|" + E->Link + "|" + llvm::join(E->HipDefines, ",") + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
                     (E->Warp != WarpFn::None ? warpFnName(E->Warp) : "-") + "|" + E->SourceFile + ":" + std::to_string(E->SourceLine) + ":" +
                     std::to_string(E->SourceColumn));
   for (const MapLoadIssue &I : Map.issues())
@@ -334,6 +334,7 @@ entries:
   - {cuda: cudaFuncSetCacheConfig, hip: hipFuncSetCacheConfig, kind: function, function_arg: 0}
   - {cuda: cooperative_groups/reduce.h, hip: hip/hip_cooperative_groups.h, kind: header, hip_requires: hip/hip_runtime.h}
   - {cuda: cublas_v2.h, hip: hipblas/hipblas.h, kind: header, hip_defines: [HIPBLAS_V2, HIPBLAS_USE_HIP_HALF]}
+  - {cuda: nvtx3/nvToolsExt.h, hip: roctracer/roctx.h, kind: header, link: roctx64}
   - {cuda: __CUDACC__, hip: __HIPCC__, kind: macro, defined_only: true}
   - {cuda: "cub::", hip: "hipcub::", kind: namespace}
   - {cuda: cudaBad, kind: function, status: bogus}
@@ -357,6 +358,7 @@ TEST_F(ApiMapTest, CachedLoadRepeatsTheParsedOne) {
   EXPECT_EQ(Cached.lookupHeader("cublas_v2.h")->HipDefines,
             (std::vector<std::string>{"HIPBLAS_V2", "HIPBLAS_USE_HIP_HALF"}));
   EXPECT_EQ(Cached.lookup("__shfl_sync")->Warp, WarpFn::ShflSync);
+  EXPECT_EQ(Cached.lookupHeader("nvtx3/nvToolsExt.h")->Link, "roctx64");
 }
 
 TEST_F(ApiMapTest, CacheEntriesAreUsedAndACorruptOneIsIgnored) {
