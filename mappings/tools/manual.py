@@ -458,7 +458,10 @@ HIPBLAS_DEFINES_NOTE = ("HIPBLAS_V2 and HIPBLAS_USE_HIP_HALF are defined before 
                         "their CUDA counterparts")
 PROVIDED = "provided by hip/hip_runtime.h: the include is removed"
 HEADERS = {
-    "cuda_runtime.h": H(RT),
+    # CUDA's runtime header includes <math.h> for host code (crt/math_functions.h),
+    # so host calls such as isfinite(x) find the global overloads; clang's HIP
+    # headers declare only device ones there (HIP 6.4: "no matching function").
+    "cuda_runtime.h": H(RT, hip_requires="math.h"),
     "cuda_runtime_api.h": H("hip/hip_runtime_api.h"),
     "cuda.h": H(RT, note="the HIP driver-style API (hipModule*, hipCtx*, hipDrv*) is declared by hip/hip_runtime_api.h"),
     "device_launch_parameters.h": H("", note=PROVIDED),

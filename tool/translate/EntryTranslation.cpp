@@ -198,7 +198,10 @@ std::optional<Edit> implicitRuntimeInclude(const ApiMap &Map, const std::string 
     return std::nullopt;
   std::vector<ByteRange> Includes = topLevelIncludeLines(Text);
   unsigned Insert = Includes.empty() ? textStart(Text) : Includes.front().Begin;
-  return Edit{Insert, 0, "#include <" + Hip + ">" + lineEnding(Text), "include",
+  // What an #include of cuda_runtime.h brings with it (translateInclude).
+  std::string Required =
+      Runtime->HipRequires.empty() ? "" : "#include <" + Runtime->HipRequires + ">" + lineEnding(Text);
+  return Edit{Insert, 0, Required + "#include <" + Hip + ">" + lineEnding(Text), "include",
               "cuda_runtime.h"};
 }
 
