@@ -102,6 +102,18 @@ static std::string shimBlock(const ShimDefinition &Shim, const std::string &NL) 
   return Code + "#endif" + NL;
 }
 
+namespace {
+
+/// The start of the text proper: after a byte order mark (UTF-8, or
+/// UTF-16's bytes before ASCII text).
+unsigned textStart(const std::string &Text) {
+  if (Text.compare(0, 3, "\xEF\xBB\xBF") == 0)
+    return 3;
+  return Text.compare(0, 2, "\xFE\xFF") == 0 || Text.compare(0, 2, "\xFF\xFE") == 0 ? 2 : 0;
+}
+
+} // namespace
+
 void translateInclude(const ApiMap &Map, const std::string &Header, unsigned HeaderOffset,
                       unsigned HeaderLength, unsigned LineBegin, unsigned LineEnd,
                       const std::string &Text, const std::string &Path,
@@ -145,8 +157,8 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
   for (const std::string &Macro : Entry->HipDefines)
     Above += "#ifndef " + Macro + LineEnding + "#define " + Macro + LineEnding + "#endif" +
              LineEnding;
-  if (!Above.empty())
-    Out.Edits.push_back({LineBegin, 0, Above, "include", Header});
+  if (!Above.empty()) // after a byte order mark, which stays first
+    Out.Edits.push_back({std::max(LineBegin, textStart(Text)), 0, Above, "include", Header});
   Out.Edits.push_back({HeaderOffset, HeaderLength, "<" + Entry->Hip + ">", "include", Header});
 }
 
@@ -174,14 +186,6 @@ std::vector<ByteRange> topLevelIncludeLines(const std::string &Text) {
     }
   }
   return Lines;
-}
-
-/// The start of the text proper: after a byte order mark (UTF-8, or
-/// UTF-16's bytes before ASCII text).
-unsigned textStart(const std::string &Text) {
-  if (Text.compare(0, 3, "\xEF\xBB\xBF") == 0)
-    return 3;
-  return Text.compare(0, 2, "\xFE\xFF") == 0 || Text.compare(0, 2, "\xFF\xFE") == 0 ? 2 : 0;
 }
 
 } // namespace
