@@ -40,6 +40,12 @@ def main():
     expect("__shfl_down_sync", "HIP_ENABLE_WARP_SYNC_BUILTINS" in new and
            "cu2dcu_lane_mask" in new and "[CU2DCU-HIP-VERSION]" not in new, "HIP 6.4", out)
 
+    # A shim's note names the HIP function of a later HIP, also where the
+    # entry has no HIP name of its own (it is the CUDA one).
+    code, out, _ = explain(tool, "__syncwarp")
+    expect("__syncwarp", "('__syncwarp' is in HIP 7.0)" in section(out, "5.2") and
+           "'' is in HIP" not in out, "the shim note", out)
+
     code, out, _ = explain(tool, "nvtx3/nvToolsExt.h")
     expect("nvtx3/nvToolsExt.h", code == 0 and "link: -lroctx64" in out and
            "becomes #include <roctracer/roctx.h>" in section(out, "6.4"), "header entry", out)

@@ -30,7 +30,8 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
   if (Entry.usesShim(Options.TargetHip)) {
     addFinding(Out, Text, Path, Offset, check_ids::Shim, Severity::Note,
                "'" + Entry.Cuda + "' has no equivalent in HIP " + Options.TargetHip.str() +
-                   (Entry.HipSince ? " ('" + Entry.Hip + "' is in HIP " + Entry.HipSince->str() + ")"
+                   (Entry.HipSince ? " ('" + (Entry.Hip.empty() ? Entry.Cuda : Entry.Hip) +
+                                         "' is in HIP " + Entry.HipSince->str() + ")"
                                    : std::string()) +
                    ": translated to '" + Entry.Shim +
                    "', which cu2dcu defines in this file for both HIP platforms");
