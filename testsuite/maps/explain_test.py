@@ -6,6 +6,9 @@ target, from translating a use of it as a run does.
 """
 import argparse, os, re, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from verdict import finish  # noqa: E402
+
 
 def explain(tool, *args):
     p = subprocess.run([tool, "--explain", *args], capture_output=True, text=True)
@@ -68,10 +71,7 @@ def main():
         expect("--map", "becomes hipDeviceResetByUser" in section(out, "6.4"),
                "a --map entry overrides the shipped one", out)
 
-    for f in failures:
-        print("FAIL:", f)
-    print("explain: %s" % ("ok" if not failures else "%d failure(s)" % len(failures)))
-    return 1 if failures else 0
+    return finish(failures, "explain")
 
 
 if __name__ == "__main__":

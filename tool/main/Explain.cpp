@@ -29,7 +29,7 @@ FileFindings translateProbe(const ApiMap &Map, const ApiEntry &E, const HipVersi
   const std::string Text = probeText(E);
   if (E.Kind == EntryKind::Header) {
     std::set<std::string> IncludedHip;
-    translateInclude(Map, E.Cuda, /*HeaderOffset=*/9, unsigned(E.Cuda.size() + 2), 0,
+    translateInclude(Map, E.Cuda, unsigned(Text.find('<')), unsigned(E.Cuda.size() + 2), 0,
                      unsigned(Text.size()), Text, ProbePath, Options, Out, IncludedHip);
   } else {
     translateUse(E, 0, unsigned(Text.size()), Text, ProbePath, Options, Out);

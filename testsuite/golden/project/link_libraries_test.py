@@ -16,6 +16,8 @@ import argparse, glob, json, os, re, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "testsuite", "lib"))
+from verdict import finish  # noqa: E402
 
 MAIN = """#include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
@@ -112,10 +114,7 @@ def main():
         out, report = port(os.path.abspath(args.tool), tmp)
         check_build_files(out, report, failures)
     check_map_libraries(args.hip_tree, failures)
-    for f in failures:
-        print("FAIL:", f)
-    print("link libraries: %s" % ("ok" if not failures else "%d failure(s)" % len(failures)))
-    return 1 if failures else 0
+    return finish(failures, "link libraries")
 
 
 if __name__ == "__main__":
