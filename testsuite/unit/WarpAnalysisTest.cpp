@@ -427,4 +427,31 @@ TEST_F(WarpAnalysisTest, WholeWarpCodeIsNotInLaneGroups) {
   EXPECT_FALSE(Analysis.explicitLaneGroups(ctx()));
 }
 
+TEST_F(WarpAnalysisTest, ButterflyFrom16IsConsistentGroups) {
+  parse(R"(__global__ void k(float *p) {
+    float v = p[threadIdx.x];
+    for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+    if ((threadIdx.x & 31) == 0) p[threadIdx.x / 32] = v;
+  })");
+  EXPECT_EQ(Analysis.laneGrouping(ctx()), LaneGrouping::ConsistentGroups);
+}
+
+TEST_F(WarpAnalysisTest, WarpSizeBesideGroupsIsWarpWide) {
+  parse(R"(__global__ void k(float *p) {
+    float v = p[threadIdx.x];
+    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);
+    if (threadIdx.x % warpSize == 0) p[threadIdx.x / warpSize] = v;
+  })");
+  EXPECT_EQ(Analysis.laneGrouping(ctx()), LaneGrouping::WarpWide);
+}
+
+TEST_F(WarpAnalysisTest, BroadcastFromLaneZeroIsWarpWide) {
+  parse(R"(__global__ void k(float *p) {
+    float v = p[threadIdx.x];
+    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+    p[threadIdx.x] = __shfl_sync(0xffffffff, v, threadIdx.x & ~31);
+  })");
+  EXPECT_EQ(Analysis.laneGrouping(ctx()), LaneGrouping::WarpWide);
+}
+
 } // namespace

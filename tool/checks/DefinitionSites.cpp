@@ -1,4 +1,5 @@
 #include "checks/DefinitionSites.h"
+#include "match/Wave64Report.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -53,6 +54,21 @@ void tidy(std::vector<RelatedLocation> &Related) {
                 Related.end());
 }
 
+/// A definition whose every folded use lies in consistent 32-lane groups is
+/// right as written too: a note without a fix. A use in another unit that
+/// numbers whole warps keeps it a warning (a shared header judged as a whole).
+void judgeByUses(Diagnostic &Def, const std::vector<const Diagnostic *> &Uses) {
+  if (Uses.empty() || !llvm::all_of(Uses, [](const Diagnostic *U) {
+        return U->FixWithheld == ConsistentGroupsReason;
+      }))
+    return;
+  Def.Level = Severity::Note;
+  Def.Fixes.clear();
+  if (Def.FixWithheld != ConsistentGroupsReason)
+    Def.Message = consistentGroupsMessage(Def.Message);
+  Def.FixWithheld = ConsistentGroupsReason;
+}
+
 } // namespace
 
 void foldIntoDefinitions(std::vector<Diagnostic> &Diagnostics) {
@@ -82,6 +98,7 @@ void foldIntoDefinitions(std::vector<Diagnostic> &Diagnostics) {
     return I;
   };
   std::vector<bool> Folded(Diagnostics.size(), false);
+  std::map<size_t, std::vector<const Diagnostic *>> UsesOf;
   for (size_t I = 0; I < Diagnostics.size(); ++I) {
     if (!Diagnostics[I].Definition)
       continue;
@@ -95,7 +112,10 @@ void foldIntoDefinitions(std::vector<Diagnostic> &Diagnostics) {
     if (Def.Fixes.empty() && Diagnostics[I].File == Def.File)
       Def.Fixes = Diagnostics[I].Fixes;
     Folded[I] = true;
+    UsesOf[Root].push_back(&Diagnostics[I]);
   }
+  for (auto &[Root, Uses] : UsesOf)
+    judgeByUses(Diagnostics[Root], Uses);
   std::vector<Diagnostic> Kept;
   for (size_t I = 0; I < Diagnostics.size(); ++I)
     if (!Folded[I]) {

@@ -62,6 +62,8 @@ public:
     if (!F || analysis().explicitLaneGroups(Ctx))
       return; // lanes numbered in the 32-lane groups the shuffles ask for
 
+    if (analysis().bitAddressing(F, Ctx).contains(B))
+      return; // a bit position and word taken from a thread index: data, not lanes
     const FunctionFlow &Flow = analysis().flow(F, Ctx);
     WarpAnalysis &A = analysis();
     BinaryOperatorKind Op = B->getOpcode();
@@ -97,7 +99,15 @@ private:
     const Expr *Other = Sum->getLHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts()
                             ? Sum->getRHS()
                             : Sum->getLHS();
-    if (!(A.taint(Other, Flow, Ctx) & TaintLane) && !addsLane(Other, Flow, Ctx))
+    // base + j * 32 + lane: the lane may join the sum further up.
+    const BinaryOperator *Top = Sum;
+    while (const auto *Up = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Top, Ctx)))
+      if (Up->getOpcode() == BO_Add)
+        Top = Up;
+      else
+        break;
+    if (!(A.taint(Other, Flow, Ctx) & TaintLane) && !addsLane(Other, Flow, Ctx) &&
+        !(A.taint(Top, Flow, Ctx) & TaintLane))
       return;
     SourceLocation OpLoc = Mul->getOperatorLoc();
     for (const Expr *Side : {Mul->getRHS(), Mul->getLHS()})

@@ -24,6 +24,7 @@ struct Wave64Context {
   SourceContext &Source;
   WarpAnalysis &Analysis;
   const WarpCallPlanner &WarpPlan;
+  clang::ASTContext &Ast;
 };
 
 class Wave64Check : public clang::ast_matchers::MatchFinder::MatchCallback {
@@ -33,11 +34,10 @@ public:
   virtual void registerMatchers(clang::ast_matchers::MatchFinder &Finder) = 0;
 
 protected:
+  /// Reports a finding; in consistent 32-lane groups a finding about the
+  /// grouping's width is a note without a fix (ConsistentGroupsReason).
   bool report(clang::SourceLocation Loc, Severity Level, std::string Message,
-              std::vector<Wave64Fix> Fixes = {}, clang::SourceLocation DefinedAt = {}) {
-    return reportWave64(Shared.Source, Loc, Id, Level, std::move(Message), std::move(Fixes),
-                        DefinedAt);
-  }
+              std::vector<Wave64Fix> Fixes = {}, clang::SourceLocation DefinedAt = {});
   SourceContext &context() { return Shared.Source; }
   WarpAnalysis &analysis() { return Shared.Analysis; }
   const WarpCallPlanner &warpPlan() const { return Shared.WarpPlan; }

@@ -2,8 +2,25 @@
 // factory declared here. Ids are stable: reports, suppressions and the docs
 // under docs/checks/ refer to them.
 #include "checks/Wave64Check.h"
+#include "match/WarpAnalysis.h"
 
 namespace cu2dcu {
+
+/// The checks whose findings are about the width a lane grouping numbers.
+static bool aboutGroupingWidth(llvm::StringRef Id) {
+  return Id == "W64-LANE-MATH" || Id == "W64-WARP-COUNT" || Id == "W64-SHFL-OFFSET" ||
+         Id == "W64-BLOCK-SIZE";
+}
+
+bool Wave64Check::report(clang::SourceLocation Loc, Severity Level, std::string Message,
+                         std::vector<Wave64Fix> Fixes, clang::SourceLocation DefinedAt) {
+  if (aboutGroupingWidth(Id) &&
+      Shared.Analysis.laneGrouping(Shared.Ast) == LaneGrouping::ConsistentGroups)
+    return reportWave64(Shared.Source, Loc, Id, Severity::Note, consistentGroupsMessage(Message),
+                        {}, DefinedAt, Wave64Role::Assumption, ConsistentGroupsReason);
+  return reportWave64(Shared.Source, Loc, Id, Level, std::move(Message), std::move(Fixes),
+                      DefinedAt);
+}
 
 using CheckFactory = std::unique_ptr<Wave64Check> (*)(Wave64Context &);
 
@@ -15,11 +32,13 @@ std::unique_ptr<Wave64Check> makeWarpCountCheck(Wave64Context &);
 std::unique_ptr<Wave64Check> makeInlinePtxCheck(Wave64Context &);
 std::unique_ptr<Wave64Check> makeBlockSizeCheck(Wave64Context &);
 std::unique_ptr<Wave64Check> makeWarpSyncCheck(Wave64Context &);
+std::unique_ptr<Wave64Check> makeHostWarpSizeCheck(Wave64Context &);
 
 Wave64Checks::Wave64Checks(Wave64Context &Shared, clang::ast_matchers::MatchFinder &Finder) {
   static const CheckFactory Factories[] = {
       makeLaneMathCheck,  makeMask32Check,     makeBallotNarrowCheck, makeShuffleOffsetCheck,
       makeWarpCountCheck, makeInlinePtxCheck,  makeBlockSizeCheck,     makeWarpSyncCheck,
+      makeHostWarpSizeCheck,
   };
   for (CheckFactory Make : Factories) {
     Checks.push_back(Make(Shared));

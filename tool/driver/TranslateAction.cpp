@@ -351,7 +351,7 @@ public:
     clang::ast_matchers::MatchFinder Finder;
     AstTranslators Translators(*Context, CudaIncludeDir, WarpPlan);
     Translators.registerMatchers(Finder);
-    Wave64Context Shared{*Context, Analysis, WarpPlan};
+    Wave64Context Shared{*Context, Analysis, WarpPlan, Ast};
     Wave64Checks Checks(Shared, Finder);
     Finder.matchAST(Ast);
     translateWarpIntrinsics(*Context, Ast, WarpPlan);

@@ -396,6 +396,10 @@ unsigned WarpAnalysis::binaryTaint(const BinaryOperator *B, const FunctionFlow &
     Op = BinaryOperator::getOpForCompoundAssignment(Op);
   unsigned L = taint(B->getLHS(), Flow, Ctx), R = taint(B->getRHS(), Flow, Ctx);
   unsigned Bits = (L | R) & (TaintThread | TaintBlockDim);
+  // base + lane: a lane's position in a lane-strided index (row + lane,
+  // k0 + lane), which strides of 32 then step.
+  if (Op == BO_Add || (Op == BO_Sub && !(R & TaintLane)))
+    Bits |= (L | R) & TaintLane;
   if (Op == BO_Shl && (R & TaintThread))
     if (const auto *One = dyn_cast<IntegerLiteral>(B->getLHS()->IgnoreParenImpCasts()))
       if (Ctx.getTypeSize(One->getType()) <= 32)
@@ -719,13 +723,18 @@ static int stepDirection(const Expr *Inc, const VarDecl *V, ASTContext &Ctx) {
 static const VarDecl *laneBoundedCounter(const ForStmt *Loop, ASTContext &Ctx) {
   const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
   const auto *V = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
-  if (!V || !Cond || varOf(Cond->getLHS()) != V)
+  if (!V || !Loop->getCond())
     return nullptr;
   auto First = constantOf(V->getInit(), Ctx);
-  auto Bound = constantOf(Cond->getRHS(), Ctx);
   int Direction = stepDirection(Loop->getInc(), V, Ctx);
-  if (!First || !Bound || *First < 0 || *First >= 32)
+  if (!First || *First < 0 || *First >= 32)
+    return nullptr;
+  // `for (int o = 16; o; o >>= 1)`: halving down to 0, tested as a truth value.
+  if (varOf(Loop->getCond()) == V)
+    return Direction < 0 ? V : nullptr;
+  const auto *Cond = dyn_cast<BinaryOperator>(Loop->getCond()->IgnoreParenImpCasts());
+  auto Bound = Cond && varOf(Cond->getLHS()) == V ? constantOf(Cond->getRHS(), Ctx) : std::nullopt;
+  if (!Bound)
     return nullptr;
   BinaryOperatorKind Op = Cond->getOpcode();
   bool UpBelow32 = Direction > 0 && ((Op == BO_LT && *Bound <= 32) || (Op == BO_LE && *Bound < 32));
@@ -809,9 +818,79 @@ static bool readsFixedGroupLane(const WarpCall &W, ASTContext &Ctx) {
   return Lane && *Lane > 0 && *Lane < 32;
 }
 
-bool WarpAnalysis::explicitLaneGroups(ASTContext &Ctx) {
-  if (ExplicitLaneGroups)
-    return *ExplicitLaneGroups;
+/// Whether E (a bit position) is a shift amount, directly or through the
+/// variable it initialises.
+static bool usedAsShiftAmount(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx) {
+  auto IsShiftAmount = [&](const Expr *Use) {
+    const Expr *Child = nullptr;
+    const auto *Shift = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Use, Ctx, &Child));
+    return Shift && (Shift->getOpcode() == BO_Shl || Shift->getOpcode() == BO_Shr ||
+                     Shift->getOpcode() == BO_ShlAssign || Shift->getOpcode() == BO_ShrAssign) &&
+           Shift->getRHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts();
+  };
+  if (IsShiftAmount(E))
+    return true;
+  auto Parents = Ctx.getParents(*E);
+  while (!Parents.empty() && Parents[0].get<ImplicitCastExpr>())
+    Parents = Ctx.getParents(*Parents[0].get<ImplicitCastExpr>());
+  const VarDecl *V = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
+  if (!V || Flow.Assigned.contains(V))
+    return false;
+  bool Used = false;
+  for (const DeclRefExpr *Ref : Flow.Refs)
+    if (Ref->getDecl() == V && !(Used = IsShiftAmount(Ref)))
+      return false;
+  return Used;
+}
+
+const llvm::DenseSet<const BinaryOperator *> &WarpAnalysis::bitAddressing(const FunctionDecl *F,
+                                                                         ASTContext &Ctx) {
+  auto [It, New] = BitAddressing.try_emplace(F);
+  if (!New || !F->getBody())
+    return It->second;
+  using namespace clang::ast_matchers;
+  for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *F->getBody(), Ctx))
+    if (asWarpCall(Node.getNodeAs<CallExpr>("call"), Map))
+      return It->second; // lanes exchange values here: a 32 may well be lane math
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionFlow &Flow = flow(F, Ctx);
+  std::vector<std::pair<std::string, const BinaryOperator *>> Positions, Words;
+  for (const BoundNodes &Node :
+       match(findAll(binaryOperator(hasAnyOperatorName("%", "&", "/", ">>")).bind("op")),
+             *F->getBody(), Ctx)) {
+    const auto *B = Node.getNodeAs<BinaryOperator>("op");
+    auto C = constantOf(B->getRHS(), Ctx);
+    std::string X = spelledText(B->getLHS()->IgnoreParenImpCasts()->getSourceRange(), SM);
+    BinaryOperatorKind Op = B->getOpcode();
+    if (C && ((Op == BO_Rem && *C == 32) || (Op == BO_And && *C == 31)) &&
+        usedAsShiftAmount(B, Flow, Ctx))
+      Positions.emplace_back(X, B);
+    else if (C && ((Op == BO_Div && *C == 32) || (Op == BO_Shr && *C == 5)))
+      Words.emplace_back(X, B);
+  }
+  for (const auto &[X, Position] : Positions)
+    for (const auto &[Y, Word] : Words)
+      if (X == Y && !X.empty()) {
+        It->second.insert(Position);
+        It->second.insert(Word);
+      }
+  return It->second;
+}
+
+/// Whether code outside system headers reads the builtin warpSize: lane math
+/// by 32 next to warpSize numbers two different groupings.
+static bool codeReadsWarpSize(ASTContext &Ctx) {
+  using namespace clang::ast_matchers;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const BoundNodes &Node : match(declRefExpr(to(varDecl(hasName("warpSize")))).bind("ref"), Ctx))
+    if (!SM.isInSystemHeader(SM.getExpansionLoc(Node.getNodeAs<DeclRefExpr>("ref")->getBeginLoc())))
+      return true;
+  return false;
+}
+
+LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
+  if (Grouping)
+    return *Grouping;
   using namespace clang::ast_matchers;
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::DenseSet<const VarDecl *> BoundedCounters;
@@ -831,10 +910,15 @@ bool WarpAnalysis::explicitLaneGroups(ASTContext &Ctx) {
     InGroup |= A == LaneAddressing::InGroup;
     FixedLane |= readsFixedGroupLane(*W, Ctx);
   }
-  // Default-width shuffles within a group are 32-lane code only where a fixed
-  // lane shows it: a reduction from offset 16 also scales to warpSize.
-  ExplicitLaneGroups = Shuffles && !WholeWarp && (!InGroup || FixedLane);
-  return *ExplicitLaneGroups;
+  Grouping = LaneGrouping::WarpWide;
+  if (Shuffles && !WholeWarp && (!InGroup || FixedLane))
+    Grouping = LaneGrouping::ExplicitGroups;
+  // Shuffles within a group by offsets below 32 and nothing else crossing
+  // lanes: a reduction from 16 leaves each group's total in its own leader
+  // (lane 0 and lane 32), which the lane and warp ids by 32 name.
+  else if (Shuffles && !WholeWarp && !codeReadsWarpSize(Ctx))
+    Grouping = LaneGrouping::ConsistentGroups;
+  return *Grouping;
 }
 
 // --- masks ------------------------------------------------------------------------------

@@ -155,6 +155,26 @@ std::optional<int64_t> constantOf(const clang::Expr *E, clang::ASTContext &Ctx);
 /// The variable E names (parentheses and casts ignored), or null.
 const clang::VarDecl *varOf(const clang::Expr *E);
 
+/// How a translation unit's code (outside system headers) groups lanes.
+enum class LaneGrouping {
+  /// Code that works on whole warps: lane math by 32 there is a hazard.
+  WarpWide,
+  /// Explicit 32-lane groups: it shuffles, nothing reads the whole warp
+  /// (ballot, vote, activemask, match, reduce), and every shuffle passes a
+  /// constant width of at most 32, or some shuffle broadcasts from a fixed lane
+  /// in 1-31 and every shuffle without a width reads a lane / offset in
+  /// [0, 32). Lane and warp math by 32 numbers the groups the shuffles
+  /// exchange in (once the widths are pinned to 32); warpSize would break it.
+  ExplicitGroups,
+  /// Consistent 32-lane groups: it shuffles only by lanes / offsets in
+  /// [0, 32) at the default width, nothing reads the whole warp and nothing
+  /// reads warpSize. Each 64-lane wavefront then runs two independent groups:
+  /// an XOR butterfly or a reduction from 16 leaves each group's result in
+  /// the lanes its ids by 32 name, so the code is right as written. Moving
+  /// to whole wavefronts is a speed change that must change every 32 at once.
+  ConsistentGroups,
+};
+
 class WarpAnalysis {
 public:
   /// Map: where the warp functions' roles come from.
@@ -174,15 +194,17 @@ public:
   /// Classifies the lane mask of a warp call.
   MaskInfo classifyMask(const WarpCall &Call, const FunctionFlow &Flow,
                         clang::ASTContext &Ctx) const;
-  /// Whether the translation unit works in explicit 32-lane groups: its code
-  /// (outside system headers) shuffles, nothing reads the whole warp (ballot,
-  /// vote, activemask, match, reduce), and every shuffle passes a constant
-  /// width of at most 32, or some shuffle broadcasts from a fixed lane in 1-31
-  /// and every shuffle without a width reads a lane / offset in [0, 32). Lane
-  /// and warp math by 32 then numbers the same groups the shuffles exchange
-  /// in, on a 64-lane wavefront too (once the widths are pinned to 32), and
-  /// turning it into warpSize would break the code (computed once).
-  bool explicitLaneGroups(clang::ASTContext &Ctx);
+  /// The operators of F that address bits by a thread index, not lanes: a
+  /// position X % 32 (X & 31) used as a shift amount and a word X / 32
+  /// (X >> 5) of the same X, in a function that makes no warp call
+  /// (`bitmap[i / 32] |= 1u << (i % 32)`). Cached per function.
+  const llvm::DenseSet<const clang::BinaryOperator *> &bitAddressing(const clang::FunctionDecl *F,
+                                                                     clang::ASTContext &Ctx);
+  /// How the translation unit groups lanes (computed once; see LaneGrouping).
+  LaneGrouping laneGrouping(clang::ASTContext &Ctx);
+  bool explicitLaneGroups(clang::ASTContext &Ctx) {
+    return laneGrouping(Ctx) == LaneGrouping::ExplicitGroups;
+  }
 
 private:
   /// taint's cases: operators (their lane bits and masks, and the lane and
@@ -204,7 +226,9 @@ private:
                                        clang::ASTContext &Ctx, MaskInfo &M) const;
 
   const ApiMap &Map;
-  std::optional<bool> ExplicitLaneGroups;
+  std::optional<LaneGrouping> Grouping;
+  llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::BinaryOperator *>>
+      BitAddressing;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
   FunctionFlow Empty;
 };

@@ -181,9 +181,14 @@ void applyOrDefer(SourceContext &Context, const std::vector<Wave64Fix> &Fixes, P
 
 } // namespace
 
+std::string consistentGroupsMessage(llvm::StringRef Message) {
+  size_t Cut = std::min(Message.find("; "), Message.find(": "));
+  return (Message.substr(0, Cut) + "; " + ConsistentGroupsReason).str();
+}
+
 bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
                   Severity Level, std::string Message, std::vector<Wave64Fix> Fixes,
-                  clang::SourceLocation DefinedAt, Wave64Role Role) {
+                  clang::SourceLocation DefinedAt, Wave64Role Role, std::string FixWithheld) {
   clang::SourceManager &SM = Context.sourceManager();
   std::optional<FilePosition> Pos = findingPosition(Context, Loc);
   if (!Pos || isSuppressed(Context.textOf(Pos->File), Pos->Offset, CheckId))
@@ -198,6 +203,7 @@ bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::
   Context.report(Loc, CheckId.c_str(), Level, std::move(Message), std::move(Placed.FixIts));
   std::vector<Diagnostic> &Reported = Context.findingsFor(Pos->File).Diagnostics;
   Reported.back().Definition = std::move(Definition);
+  Reported.back().FixWithheld = std::move(FixWithheld);
   if (Context.options().FixWave64)
     applyOrDefer(Context, Fixes, std::move(Placed),
                  DeferredWave64Finding{Loc, DefinedAt, {}, false,

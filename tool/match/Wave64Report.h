@@ -64,9 +64,25 @@ enum class Wave64Role { Assumption, TranslationReview };
 /// written: the finding records it (Diagnostic::Definition) when that is in a
 /// translated file. Returns false when the finding was suppressed or lies
 /// outside the translated files.
+/// FixWithheld, when set, says why the finding carries no fix
+/// (Diagnostic::FixWithheld).
 bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,
                   Severity Level, std::string Message, std::vector<Wave64Fix> Fixes = {},
                   clang::SourceLocation DefinedAt = {},
-                  Wave64Role Role = Wave64Role::Assumption);
+                  Wave64Role Role = Wave64Role::Assumption, std::string FixWithheld = {});
+
+/// Why a finding in consistent 32-lane groups (LaneGrouping::ConsistentGroups)
+/// is a note without a fix.
+inline constexpr const char *ConsistentGroupsReason =
+    "correct on a 64-lane wavefront as written: the unit shuffles only within 32-lane groups "
+    "(lanes and offsets below 32) and reads no whole warp (no ballot, vote, activemask, broadcast "
+    "from a fixed lane or warpSize), so each wavefront runs two independent groups that its ids "
+    "by 32 name. Using whole wavefronts is a speed change that must change every 32 of the "
+    "grouping together (lane and group ids, strides, slots, shuffle offsets, host launch shapes); "
+    "no fix is applied";
+
+/// A finding's message in consistent 32-lane groups: what it found (up to its
+/// first "; " or ": "), then ConsistentGroupsReason.
+std::string consistentGroupsMessage(llvm::StringRef Message);
 
 } // namespace cu2dcu

@@ -38,3 +38,10 @@ void launch(const float *in, float *out, int blocks) {
   blockSum<<<blocks, 256>>>(in, out);
   halfWarp<<<blocks, 256>>>(out);
 }
+
+// A vote reads the whole warp: the unit does not work in consistent 32-lane
+// groups, so its 32s are hazards and --fix-wave64 decides per grouping.
+__global__ void anyPositive(const float *in, int *flag) {
+  if (__any_sync(0xffffffff, in[threadIdx.x] > 0.f))
+    *flag = 1;
+}

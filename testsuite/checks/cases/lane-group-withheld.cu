@@ -76,3 +76,10 @@ __global__ void lastLane(float *out) {
   if (LANE_ID == 31) // waits: macro
     out[warp] = 1.f;
 }
+
+// A vote reads the whole warp: the unit does not work in consistent 32-lane
+// groups, so its 32s are hazards and --fix-wave64 decides per grouping.
+__global__ void anyPositive(const float *in, int *flag) {
+  if (__any_sync(0xffffffff, in[threadIdx.x] > 0.f))
+    *flag = 1;
+}

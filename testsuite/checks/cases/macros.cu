@@ -15,3 +15,10 @@ __global__ void k(float *out) {
   if (LANE_ID == 0)
     out[blockIdx.x] = v + w;
 }
+
+// A vote reads the whole warp: the unit does not work in consistent 32-lane
+// groups, so its 32s are hazards and --fix-wave64 decides per grouping.
+__global__ void anyPositive(const float *in, int *flag) {
+  if (__any_sync(0xffffffff, in[threadIdx.x] > 0.f))
+    *flag = 1;
+}
