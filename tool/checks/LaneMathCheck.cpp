@@ -37,6 +37,7 @@ const LaneMathShape Shapes[] = {
     {BO_Shl, TaintWarpId, 5, Kind::WarpBase, false}, // warp << 5
     {BO_EQ, TaintLane, 31, Kind::LastLane, true},    // lane == 31
     {BO_NE, TaintLane, 31, Kind::LastLane, true},    // lane != 31
+    {BO_GT, TaintLane, 31, Kind::LastLane, false},   // lane + d > 31: past the last lane
     {BO_Add, TaintLane, 32, Kind::LaneStride, true}, // i += 32 for i from a lane
     {BO_Sub, TaintLane, 32, Kind::LaneStride, false},
 };
@@ -46,7 +47,7 @@ public:
   using Wave64Check::Wave64Check;
 
   void registerMatchers(MatchFinder &Finder) override {
-    Finder.addMatcher(binaryOperator(hasAnyOperatorName("%", "&", "/", ">>", "*", "<<", "==", "!=",
+    Finder.addMatcher(binaryOperator(hasAnyOperatorName("%", "&", "/", ">>", "*", "<<", "==", "!=", ">",
                                                         "%=", "&=", "/=", ">>=", "+", "-", "+=",
                                                         "-="))
                           .bind("op"),

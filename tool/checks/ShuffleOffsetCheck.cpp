@@ -39,6 +39,18 @@ void shufflesIn(const Stmt *S, const ApiMap &Map, std::vector<WarpCall> &Out) {
     shufflesIn(Child, Map, Out);
 }
 
+/// The variables declared in S whose initialiser mentions V.
+void carriersOf(const Stmt *S, const VarDecl *V, std::vector<const VarDecl *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D); Var && mentions(Var->getInit(), V))
+        Out.push_back(Var);
+  for (const Stmt *Child : S->children())
+    carriersOf(Child, V, Out);
+}
+
 /// +1 when Inc doubles V (o *= 2, o <<= 1, o = o * 2, o += o), -1 when it
 /// halves it (o /= 2, o >>= 1, o = o / 2, o = o >> 1), 0 otherwise.
 int stepDirection(const Expr *Inc, const VarDecl *V, ASTContext &Ctx) {
@@ -151,10 +163,14 @@ private:
       return;
     std::vector<WarpCall> Shuffles;
     shufflesIn(For->getBody(), context().map(), Shuffles);
+    // The counter, or a variable of the body initialised from it (int d = o).
+    std::vector<const VarDecl *> Carriers{V};
+    carriersOf(For->getBody(), V, Carriers);
     bool UsesOffset = false;
     for (const WarpCall &W : Shuffles)
       for (const Expr *Arg : W.Args)
-        UsesOffset |= mentions(Arg, V);
+        for (const VarDecl *Carrier : Carriers)
+          UsesOffset |= mentions(Arg, Carrier);
     if (!UsesOffset)
       return;
     if (Dir < 0)

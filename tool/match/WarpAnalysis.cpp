@@ -300,14 +300,17 @@ const FunctionFlow &WarpAnalysis::flow(const FunctionDecl *F, ASTContext &Ctx) {
   if (!F || !F->hasBody())
     return Empty;
   F = F->getDefinition() ? F->getDefinition() : F;
+  // First, before any flow is handed out: computing them clears the cache.
+  const llvm::DenseSet<const ParmVarDecl *> *Passed = threadParameters(Ctx);
   auto &Slot = Flows[F];
   if (Slot)
     return *Slot;
   Slot = std::make_unique<FunctionFlow>();
   FunctionFlow &Flow = *Slot;
   for (const ParmVarDecl *P : F->parameters())
-    if (P->getIdentifier() && P->getType()->isIntegerType() &&
-        Map.warpNames().ThreadIndexParameters.count(P->getName().lower()))
+    if (P->getType()->isIntegerType() &&
+        ((P->getIdentifier() && Map.warpNames().ThreadIndexParameters.count(P->getName().lower())) ||
+         (Passed && Passed->contains(P))))
       Flow.Vars[P] = TaintThread;
   FlowCollector Collector(Flow, Map.ptxIdioms());
   Collector.TraverseStmt(F->getBody());
@@ -325,6 +328,47 @@ const FunctionFlow &WarpAnalysis::flow(const FunctionDecl *F, ASTContext &Ctx) {
       break;
   }
   return Flow;
+}
+
+/// The parameters of Callee that the arguments of Call bind to, with their
+/// patterns when Callee is a template instantiation: (argument, parameter).
+static std::vector<std::pair<const Expr *, const ParmVarDecl *>>
+boundParameters(const CallExpr *Call, const FunctionDecl *Callee) {
+  std::vector<std::pair<const Expr *, const ParmVarDecl *>> Bound;
+  // A lambda or functor call passes the object first.
+  unsigned Skip = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  for (unsigned I = Skip; I < Call->getNumArgs() && I - Skip < Callee->getNumParams(); ++I) {
+    Bound.push_back({Call->getArg(I), Callee->getParamDecl(I - Skip)});
+    if (Pattern && I - Skip < Pattern->getNumParams())
+      Bound.push_back({Call->getArg(I), Pattern->getParamDecl(I - Skip)});
+  }
+  return Bound;
+}
+
+const llvm::DenseSet<const ParmVarDecl *> *WarpAnalysis::threadParameters(ASTContext &Ctx) {
+  if (ThreadParameters || ComputingThreadParameters)
+    return ThreadParameters ? &*ThreadParameters : nullptr;
+  ComputingThreadParameters = true; // the callers' flows below see named parameters only
+  using namespace clang::ast_matchers;
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::DenseSet<const ParmVarDecl *> Passed, Other;
+  for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
+    const auto *Call = Node.getNodeAs<CallExpr>("call");
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->hasBody() || SM.isInSystemHeader(Callee->getLocation()))
+      continue;
+    const FunctionFlow &Caller = flowAt(Call, Ctx);
+    for (auto [Arg, Param] : boundParameters(Call, Callee))
+      (taint(Arg, Caller, Ctx) & TaintThread ? Passed : Other).insert(Param);
+  }
+  ThreadParameters.emplace();
+  for (const ParmVarDecl *P : Passed)
+    if (!Other.contains(P))
+      ThreadParameters->insert(P);
+  Flows.clear(); // computed without these parameters
+  ComputingThreadParameters = false;
+  return &*ThreadParameters;
 }
 
 const FunctionFlow &WarpAnalysis::flowAt(const Stmt *S, ASTContext &Ctx) {
@@ -614,22 +658,24 @@ static bool writtenWithOperator(SourceLocation L, SourceLocation OperatorLoc,
 static std::optional<WarpConstant> literalWarpConstant(const IntegerLiteral *Lit, WarpConstant C,
                                                        SourceLocation OperatorLoc,
                                                        const SourceManager &SM,
-                                                       const LangOptions &LO) {
+                                                       const LangOptions &LO, bool AnyName) {
   SourceLocation L = Lit->getLocation();
   C.LiteralLoc = L;
   if (writtenWithOperator(L, OperatorLoc, SM))
     return C;
   llvm::StringRef Macro = Lexer::getImmediateMacroName(L, SM, LO);
-  if (!isWarpName(Macro))
+  if (Macro.empty() || !(AnyName || isWarpName(Macro)))
     return std::nullopt;
   return namedConstant(C, Macro, SM.getSpellingLoc(L));
 }
 
-/// A warp-named constant or variable of the program (not of a system header).
+/// A warp-named (or, with AnyName, any) constant or variable of the program
+/// (not of a system header).
 static std::optional<WarpConstant> declaredWarpConstant(const DeclRefExpr *Ref, WarpConstant C,
-                                                        const SourceManager &SM) {
+                                                        const SourceManager &SM, bool AnyName) {
   const ValueDecl *D = Ref->getDecl();
-  if (!D->getIdentifier() || SM.isInSystemHeader(D->getLocation()) || !isWarpName(D->getName()))
+  if (!D->getIdentifier() || SM.isInSystemHeader(D->getLocation()) ||
+      !(AnyName || isWarpName(D->getName())))
     return std::nullopt;
   C = namedConstant(C, D->getName(), D->getLocation());
   if (const auto *Var = dyn_cast<VarDecl>(D))
@@ -673,11 +719,45 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
   const SourceManager &SM = Ctx.getSourceManager();
   WarpConstant C;
   C.Value = *V;
-  if (const auto *Lit = dyn_cast<IntegerLiteral>(S))
-    return literalWarpConstant(Lit, C, OperatorLoc, SM, Ctx.getLangOpts());
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    return declaredWarpConstant(Ref, C, SM);
-  return compositeWarpConstant(S, C, OperatorLoc, SM, Ctx.getLangOpts());
+  // A constant named otherwise (GROUP, kTeam) counts by its value where the
+  // code around it exchanges lanes.
+  for (bool AnyName : {false, true}) {
+    if (AnyName && !shufflesAround(enclosingFunction(E, Ctx), Ctx))
+      break;
+    if (const auto *Lit = dyn_cast<IntegerLiteral>(S)) {
+      if (auto Found = literalWarpConstant(Lit, C, OperatorLoc, SM, Ctx.getLangOpts(), AnyName))
+        return Found;
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      if (auto Found = declaredWarpConstant(Ref, C, SM, AnyName))
+        return Found;
+    } else {
+      return compositeWarpConstant(S, C, OperatorLoc, SM, Ctx.getLangOpts());
+    }
+  }
+  return std::nullopt;
+}
+
+bool WarpAnalysis::shufflesAround(const FunctionDecl *F, ASTContext &Ctx) const {
+  if (!F || !F->getBody())
+    return false;
+  auto [It, New] = Shuffling.try_emplace(F, false);
+  if (!New)
+    return It->second;
+  using namespace clang::ast_matchers;
+  auto Shuffles = [&](const Stmt *Body) {
+    for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *Body, Ctx))
+      if (auto W = asWarpCall(Node.getNodeAs<CallExpr>("call"), Map); W && W->isShuffle())
+        return true;
+    return false;
+  };
+  bool Found = Shuffles(F->getBody());
+  for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *F->getBody(), Ctx)) {
+    const FunctionDecl *Callee = Node.getNodeAs<CallExpr>("call")->getDirectCallee();
+    if (Found || (Callee && Callee != F && Callee->hasBody() && Shuffles(Callee->getBody())))
+      Found = true;
+  }
+  Shuffling[F] = Found;
+  return Found;
 }
 
 std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {

@@ -186,8 +186,9 @@ public:
   /// What E derives from.
   unsigned taint(const clang::Expr *E, const FunctionFlow &Flow, clang::ASTContext &Ctx) const;
   /// E as a warp-size-derived constant with one of Values, or nothing. A
-  /// number that comes from a constant named otherwise (TILE, BLOCK) is not one,
-  /// nor is warpSize itself.
+  /// number that comes from a constant named otherwise (TILE, BLOCK) is one
+  /// only where the function around E (or one it calls) shuffles; warpSize
+  /// itself never is.
   std::optional<WarpConstant> warpConstant(const clang::Expr *E, clang::ASTContext &Ctx,
                                            std::initializer_list<int64_t> Values,
                                            clang::SourceLocation OperatorLoc = {}) const;
@@ -200,6 +201,8 @@ public:
   /// (`bitmap[i / 32] |= 1u << (i % 32)`). Cached per function.
   const llvm::DenseSet<const clang::BinaryOperator *> &bitAddressing(const clang::FunctionDecl *F,
                                                                      clang::ASTContext &Ctx);
+  /// Whether F, or a function it calls, shuffles (cached).
+  bool shufflesAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
   /// How the translation unit groups lanes (computed once; see LaneGrouping).
   LaneGrouping laneGrouping(clang::ASTContext &Ctx);
   bool explicitLaneGroups(clang::ASTContext &Ctx) {
@@ -229,6 +232,13 @@ private:
   std::optional<LaneGrouping> Grouping;
   llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::BinaryOperator *>>
       BitAddressing;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, bool> Shuffling;
+  /// Parameters that every call in the unit passes a thread-derived value
+  /// (a helper's `int t` called with threadIdx.x, a lambda's parameter);
+  /// null while they are being computed.
+  const llvm::DenseSet<const clang::ParmVarDecl *> *threadParameters(clang::ASTContext &Ctx);
+  std::optional<llvm::DenseSet<const clang::ParmVarDecl *>> ThreadParameters;
+  bool ComputingThreadParameters = false;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
   FunctionFlow Empty;
 };

@@ -21,7 +21,7 @@ __global__ void sgemv_k32(const float *A, const float *x, float *y, int rows, in
     float sum = 0.f;
     int nrep = (cols + WARP_SIZE - 1) / WARP_SIZE;
     for (int w = 0; w < nrep; ++w) {
-      int k = w * WARP_SIZE + lane;
+      int k = w * WARP_SIZE + lane;  // expect: W64-LANE-MATH
       if (k < cols)
         sum += A[row * cols + k] * x[k];
     }

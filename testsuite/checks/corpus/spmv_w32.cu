@@ -15,7 +15,7 @@ __global__ void spmv_csr_vector(int rows, const int *rowptr, const int *cols, co
   if (row < rows) {
     int begin = rowptr[row], end = rowptr[row + 1];
     float sum = 0.f;
-    for (int j = begin + lane; j < end; j += 32)
+    for (int j = begin + lane; j < end; j += 32)  // expect: W64-LANE-MATH
       sum += vals[j] * x[cols[j]];
     sum += __shfl_down_sync(0xffffffff, sum, 16);  // expect: W64-MASK32, W64-SHFL-OFFSET
     sum += __shfl_down_sync(0xffffffff, sum, 8);  // expect: W64-MASK32

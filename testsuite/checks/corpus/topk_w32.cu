@@ -32,7 +32,7 @@ __global__ void topk_rows(const float *x, float *vals, int *idxs, int rows, int 
   const float *xr = x + (size_t)warp_global * cols;
   float best = -1e30f;
   int best_i = -1;
-  for (int c = lane; c < cols; c += 32) {
+  for (int c = lane; c < cols; c += 32) {  // expect: W64-LANE-MATH
     if (xr[c] > best) {
       best = xr[c];
       best_i = c;
@@ -55,5 +55,5 @@ __device__ int argmax_lane(float v) {
 }
 
 void launch_topk(const float *x, float *v, int *i, int rows, int cols, int k) {
-  topk_rows<<<(rows * 32 + 127) / 128, 128>>>(x, v, i, rows, cols, k);
+  topk_rows<<<(rows * 32 + 127) / 128, 128>>>(x, v, i, rows, cols, k);  // expect: W64-BLOCK-SIZE
 }

@@ -1,7 +1,7 @@
 // Held out. Cause 5: consistent 32-lane groups (correct on 64 lanes as written).
 #include <cuda_runtime.h>
 
-constexpr int kTeam = 32;
+constexpr int kTeam = 32;                                       // note: W64-LANE-MATH
 constexpr unsigned kTeamMask = 0xffffffffu;
 
 __device__ __forceinline__ float teamMax(float v) {

@@ -3,7 +3,7 @@
 // 32, per-group slots, host sizes by 32, an odd-sized tail.
 #include <cuda_runtime.h>
 
-#define GROUP 32
+#define GROUP 32                                                 // note: W64-LANE-MATH
 
 __device__ float groupReduce(float v) {
   for (int o = GROUP / 2; o > 0; o >>= 1)                      // note: W64-SHFL-OFFSET
