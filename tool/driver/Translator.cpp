@@ -2,6 +2,7 @@
 #include "core/Paths.h"
 #include "core/ResultJson.h"
 
+#include "checks/AmdPaths.h"
 #include "checks/DefinitionSites.h"
 #include "checks/LexicalWave64Scan.h"
 #include "driver/IsolatedParse.h"
@@ -842,6 +843,8 @@ void Pipeline::applyAll() {
   std::sort(Diagnostics.begin(), Diagnostics.end());
   Diagnostics.erase(std::unique(Diagnostics.begin(), Diagnostics.end()), Diagnostics.end());
   foldIntoDefinitions(Diagnostics);
+  for (const FileReport &R : Run.Files)
+    judgeByAmdPaths(Diagnostics, R.Input.Display, R.Original, Map.warpNames());
   // A map or shim note is worth reading once per file, at the first use.
   std::set<std::pair<std::string, std::string>> NotedInFile;
   Diagnostics.erase(std::remove_if(Diagnostics.begin(), Diagnostics.end(),

@@ -210,6 +210,10 @@ struct WarpNames {
   std::string WarpSizeNames;    // WARP_SIZE, kWarpSize
   std::string LaneMaskNames;    // FULL_MASK
   std::string ThreadIndexNames; // threadIdx, tid, lane
+  /// What a HIP compile for AMD GPUs decides: a macro's value, or nothing
+  /// for a macro it leaves undefined (__HIP_PLATFORM_AMD__ = 1).
+  std::map<std::string, std::optional<int64_t>> AmdCompileMacros;
+  std::string AmdSwitchNames; // USE_ROCM, WITH_HIP: a project's own AMD path
 };
 
 /// One map file's validated entries and the issues found in it, before they

@@ -14,7 +14,7 @@ namespace {
 const std::set<std::string> FileKeys = {
     "family",          "lane_index_functions", "lane_mask_functions", "lane_preserving_functions",
     "thread_index_parameters", "bit_functions", "warp_size_names", "lane_mask_names",
-    "thread_index_names"};
+    "thread_index_names", "amd_compile_macros", "amd_switch_names"};
 const std::set<std::string> BitFunctionKeys = {"narrow", "wide", "fix", "note"};
 
 /// Root[Key], a required regular expression.
@@ -72,6 +72,26 @@ bool readParameters(FamilyFileReader &Reader, const YAML::Node &Root, WarpNames 
   return true;
 }
 
+/// amd_compile_macros: NAME, NAME=VALUE or !NAME.
+bool readAmdCompileMacros(FamilyFileReader &Reader, const YAML::Node &Root, WarpNames &Out) {
+  std::vector<std::string> Entries;
+  if (!Reader.strings(Root, "amd_compile_macros", Entries))
+    return false;
+  for (llvm::StringRef Entry : Entries) {
+    auto [Name, Value] = Entry.split('=');
+    int64_t Number = 1;
+    if (Name.consume_front("!") && Value.empty())
+      Out.AmdCompileMacros[Name.str()] = std::nullopt;
+    else if (!Name.empty() && (Value.empty() || !Value.getAsInteger(0, Number)))
+      Out.AmdCompileMacros[Name.str()] = Number;
+    else
+      return Reader.fail(Root["amd_compile_macros"].Mark(),
+                         "'" + Entry.str() + "': an amd_compile_macros entry is NAME, "
+                         "NAME=NUMBER or !NAME");
+  }
+  return true;
+}
+
 } // namespace
 
 const BitFunction *WarpNames::bitFunction(const std::string &Narrow) const {
@@ -100,7 +120,10 @@ bool loadWarpNames(const std::string &Text, const std::string &Path, WarpNames &
            readParameters(Reader, Root, Out) && readBitFunctions(Reader, Root, Out) &&
            readPattern(Reader, Root, "warp_size_names", Out.WarpSizeNames) &&
            readPattern(Reader, Root, "lane_mask_names", Out.LaneMaskNames) &&
-           readPattern(Reader, Root, "thread_index_names", Out.ThreadIndexNames);
+           readPattern(Reader, Root, "thread_index_names", Out.ThreadIndexNames) &&
+           readAmdCompileMacros(Reader, Root, Out) &&
+           (!Root["amd_switch_names"] ||
+            readPattern(Reader, Root, "amd_switch_names", Out.AmdSwitchNames));
   });
 }
 

