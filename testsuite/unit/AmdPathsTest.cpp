@@ -1,7 +1,7 @@
 // The AMD-path judgement evaluates #if chains as a HIP compile for AMD GPUs
 // would (mappings/checks/warp_names.yaml: amd_compile_macros,
 // amd_switch_names), with unknown macros left undecided.
-#include "checks/AmdPaths.h"
+#include "wave64/AmdPaths.h"
 
 #include <gtest/gtest.h>
 

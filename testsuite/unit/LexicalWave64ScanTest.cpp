@@ -2,7 +2,7 @@
 // functions from their `warp` role, lane-level PTX from inline_ptx.yaml and
 // the spelling patterns from warp_names.yaml. A map without them finds
 // nothing, and a user's map entry or pattern is found like a shipped one.
-#include "checks/LexicalWave64Scan.h"
+#include "wave64/LexicalWave64Scan.h"
 
 #include "ScratchDir.h"
 

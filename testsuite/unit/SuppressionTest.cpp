@@ -1,7 +1,7 @@
 // In-source suppressions (docs/checks/README.md, "Suppressing a finding"):
 // `cu2dcu: ignore ID[, ID...]` in a comment on the finding's line or the line
 // above; `W64-*` ignores every wave64 check.
-#include "match/Wave64Report.h"
+#include "wave64/Wave64Report.h"
 
 #include <gtest/gtest.h>
 

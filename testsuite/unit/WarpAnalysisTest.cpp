@@ -1,12 +1,12 @@
 // The warp data-flow analysis shared by the wave64 checks and the warp
-// intrinsic translator (tool/match/WarpAnalysis.h): lane masks from
+// intrinsic translator (tool/wave64/WarpAnalysis.h): lane masks from
 // literals, macros, constants, ballots and parameters; thread, lane and warp
 // ids flowing through variables; constants that stand for the warp size.
 //
 // Each test parses a few lines of CUDA with clang (host side, no CUDA
 // headers: the intrinsics are declared here, threadIdx comes from clang's
 // own builtin-variable header), which takes milliseconds.
-#include "match/WarpAnalysis.h"
+#include "wave64/WarpAnalysis.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"

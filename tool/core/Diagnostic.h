@@ -57,7 +57,7 @@ struct Diagnostic {
   /// into the finding at the definition (see foldIntoDefinitions).
   std::optional<RelatedLocation> Definition;
   /// Why --fix-wave64 did not apply this finding's safe fixes: another finding
-  /// of the same lane grouping has none (match/Wave64FixGroups.h).
+  /// of the same lane grouping has none (wave64/Wave64FixGroups.h).
   std::string FixWithheld;
 
   bool operator<(const Diagnostic &O) const {

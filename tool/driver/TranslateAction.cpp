@@ -1,8 +1,8 @@
 #include "driver/TranslateAction.h"
 
-#include "match/WarpIntrinsicTranslator.h"
-#include "match/Wave64FixGroups.h"
-#include "checks/Wave64Check.h"
+#include "wave64/WarpIntrinsicTranslator.h"
+#include "wave64/Wave64FixGroups.h"
+#include "wave64/Wave64Check.h"
 #include "driver/TraversalScope.h"
 #include "translate/RawTokens.h"
 #include "match/HipDeclaredCollisionTranslator.h"

@@ -2,9 +2,9 @@
 #include "core/Paths.h"
 #include "core/ResultJson.h"
 
-#include "checks/AmdPaths.h"
-#include "checks/DefinitionSites.h"
-#include "checks/LexicalWave64Scan.h"
+#include "wave64/AmdPaths.h"
+#include "wave64/DefinitionSites.h"
+#include "wave64/LexicalWave64Scan.h"
 #include "driver/IsolatedParse.h"
 #include "driver/PchPlanner.h"
 #include "driver/TranslateAction.h"

@@ -1,4 +1,5 @@
 #include "lexical/LexicalWarpCalls.h"
+#include "wave64/CheckIds.h"
 
 #include "translate/EntryTranslation.h"
 
@@ -54,7 +55,7 @@ bool droppedLossyMask(LexicalContext &C, const TokenList &T, size_t I,
                       const std::string &Replacement) {
   if (C.Options.StrictMasks || !C.WholeFile)
     return false;
-  addFinding(C.Out, C.Text, C.Path, T[I].Offset, "W64-WARP-SYNC", Severity::Warning,
+  addFinding(C.Out, C.Text, C.Path, T[I].Offset, wave64_ids::WarpSync, Severity::Warning,
              "'" + C.spelling(T[I]) + "' with a lane mask that may not cover the warp: HIP " +
                  C.Options.TargetHip.str() + " has only " + Replacement +
                  ", which runs on every active lane of the 64-lane wavefront; the mask was "
@@ -94,7 +95,7 @@ bool translateWarpCall(LexicalContext &C, const TokenList &T, size_t I, const st
       const RawToken &MaskFirst = T[Args[0].first], &MaskLast = T[Args[0].second];
       std::string Mask =
           C.Text.substr(MaskFirst.Offset, MaskLast.Offset + MaskLast.Length - MaskFirst.Offset);
-      addFinding(C.Out, C.Text, C.Path, T[I].Offset, "W64-WARP-SYNC",
+      addFinding(C.Out, C.Text, C.Path, T[I].Offset, wave64_ids::WarpSync,
                  C.Options.StrictMasks ? Severity::Error : Severity::Warning,
                  shimmedSyncWarpMessage("'" + Mask + "'", C.Options.TargetHip, Entry->Shim));
     }

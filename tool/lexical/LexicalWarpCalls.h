@@ -1,4 +1,4 @@
-// The lexical form of match/WarpIntrinsicTranslator for lane masks written
+// The lexical form of wave64/WarpIntrinsicTranslator for lane masks written
 // as literals: before the map entry's hip_since a full mask is dropped with
 // the *_sync suffix (its legacy_hip form), __activemask() becomes its
 // legacy_hip form; from then on a full 32-bit mask is widened to 64 bits.

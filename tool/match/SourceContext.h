@@ -27,7 +27,7 @@ struct FilePosition {
 
 /// A wave64 finding as --fix-wave64 sees it before deciding: its fixes are
 /// applied only when every finding of its lane grouping can be fixed safely
-/// (match/Wave64FixGroups.h).
+/// (wave64/Wave64FixGroups.h).
 struct DeferredWave64Finding {
   clang::SourceLocation Loc;       // where the finding is reported
   clang::SourceLocation DefinedAt; // the named warp constant it uses, if any

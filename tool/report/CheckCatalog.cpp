@@ -1,4 +1,5 @@
 #include "report/CheckCatalog.h"
+#include "wave64/CheckIds.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -36,7 +37,7 @@ CheckInfo describeCheck(const std::string &Id) {
       return C;
   CheckInfo C;
   C.Id = Id;
-  if (llvm::StringRef(Id).starts_with("W64-")) {
+  if (wave64_ids::isWave64(Id)) {
     C.HelpPath = "checks/" + Id + ".md";
     C.ShortDescription = "Wavefront-64 portability check " + Id + ".";
   } else {

@@ -1,9 +1,9 @@
 // Base class of the wavefront-64 checks, in the style of clang-tidy: each
 // check lives in its own file, registers AST matchers and reports findings
-// with a stable W64-* id through reportWave64 (match/Wave64Report.h).
+// with a stable W64-* id through reportWave64 (wave64/Wave64Report.h).
 #pragma once
 
-#include "match/Wave64Report.h"
+#include "wave64/Wave64Report.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 

@@ -1,4 +1,4 @@
-#include "match/Wave64Report.h"
+#include "wave64/Wave64Report.h"
 
 #include "core/SourceText.h"
 #include "translate/RawTokens.h"

@@ -14,8 +14,9 @@
 //    or a 64-bit mask that only covers lanes 0-31: warning;
 //  - on HIP >= 6.2, any 32-bit mask but a full literal passes through the
 //    entry's mask shim (cu2dcu_lane_mask): warning, saying what the shim does.
-#include "checks/CheckSupport.h"
-#include "match/WarpIntrinsicTranslator.h"
+#include "wave64/CheckSupport.h"
+#include "wave64/CheckIds.h"
+#include "wave64/WarpIntrinsicTranslator.h"
 
 #include "clang/AST/TypeLoc.h"
 
@@ -199,7 +200,7 @@ private:
 } // namespace
 
 std::unique_ptr<Wave64Check> makeMask32Check(Wave64Context &Shared) {
-  return std::make_unique<Mask32Check>("W64-MASK32", Shared);
+  return std::make_unique<Mask32Check>(wave64_ids::Mask32, Shared);
 }
 
 } // namespace cu2dcu

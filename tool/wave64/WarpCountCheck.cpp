@@ -3,7 +3,8 @@
 // shared arrays sized 32 and indexed by a warp id. With 64-lane wavefronts a
 // block has half as many warps: loops over "all warps" read slots nobody
 // wrote, and per-warp arrays are twice the size needed.
-#include "checks/CheckSupport.h"
+#include "wave64/CheckSupport.h"
+#include "wave64/CheckIds.h"
 
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
@@ -195,7 +196,7 @@ private:
 } // namespace
 
 std::unique_ptr<Wave64Check> makeWarpCountCheck(Wave64Context &Shared) {
-  return std::make_unique<WarpCountCheck>("W64-WARP-COUNT", Shared);
+  return std::make_unique<WarpCountCheck>(wave64_ids::WarpCount, Shared);
 }
 
 } // namespace cu2dcu

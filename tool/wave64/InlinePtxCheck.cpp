@@ -4,9 +4,10 @@
 // %laneid -> __lane_id(), shfl.sync -> __shfl*, ...). PTX in a branch only NVIDIA
 // compiles take (#if defined(__PTX__) ... #else portable code #endif) is
 // left alone: the DCU compile never sees it.
-#include "checks/CheckSupport.h"
+#include "wave64/CheckSupport.h"
+#include "wave64/CheckIds.h"
 
-#include "checks/LexicalWave64Scan.h"
+#include "wave64/LexicalWave64Scan.h"
 
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
@@ -115,7 +116,7 @@ private:
 } // namespace
 
 std::unique_ptr<Wave64Check> makeInlinePtxCheck(Wave64Context &Shared) {
-  return std::make_unique<InlinePtxCheck>("W64-INLINE-PTX", Shared);
+  return std::make_unique<InlinePtxCheck>(wave64_ids::InlinePtx, Shared);
 }
 
 } // namespace cu2dcu

@@ -2,7 +2,8 @@
 // (`prop.warpSize != 32`, a cudaDevAttrWarpSize attribute `== 32`). HIP reports
 // 64 on DCU and AMD CDNA, so such a test refuses to run there or takes the
 // path written for 32-lane warps.
-#include "checks/CheckSupport.h"
+#include "wave64/CheckSupport.h"
+#include "wave64/CheckIds.h"
 
 namespace cu2dcu {
 
@@ -73,7 +74,7 @@ private:
 } // namespace
 
 std::unique_ptr<Wave64Check> makeHostWarpSizeCheck(Wave64Context &Shared) {
-  return std::make_unique<HostWarpSizeCheck>("W64-HOST-WARP-SIZE", Shared);
+  return std::make_unique<HostWarpSizeCheck>(wave64_ids::HostWarpSize, Shared);
 }
 
 } // namespace cu2dcu

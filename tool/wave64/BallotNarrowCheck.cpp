@@ -3,8 +3,9 @@
 // long), so storing it in an unsigned int, counting it with __popc, finding
 // lanes with __ffs / __clz, comparing it with 0xffffffff or testing it with a
 // 32-bit lane bit (1u << lane) loses lanes 32-63.
-#include "checks/CheckSupport.h"
-#include "match/WarpIntrinsicTranslator.h"
+#include "wave64/CheckSupport.h"
+#include "wave64/CheckIds.h"
+#include "wave64/WarpIntrinsicTranslator.h"
 
 #include "clang/AST/TypeLoc.h"
 
@@ -329,7 +330,7 @@ private:
 } // namespace
 
 std::unique_ptr<Wave64Check> makeBallotNarrowCheck(Wave64Context &Shared) {
-  return std::make_unique<BallotNarrowCheck>("W64-BALLOT-NARROW", Shared);
+  return std::make_unique<BallotNarrowCheck>(wave64_ids::BallotNarrow, Shared);
 }
 
 } // namespace cu2dcu

@@ -3,7 +3,8 @@
 // warp * 32, lane == 31, also through WARP_SIZE-style names defined as 32;
 // and lane strides: a lane index stepped by 32 (for (i = lane; ...; i += 32),
 // lane + 32, lane + j * 32), which must change with the lane or not at all.
-#include "checks/CheckSupport.h"
+#include "wave64/CheckSupport.h"
+#include "wave64/CheckIds.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -342,7 +343,7 @@ private:
 } // namespace
 
 std::unique_ptr<Wave64Check> makeLaneMathCheck(Wave64Context &Shared) {
-  return std::make_unique<LaneMathCheck>("W64-LANE-MATH", Shared);
+  return std::make_unique<LaneMathCheck>(wave64_ids::LaneMath, Shared);
 }
 
 } // namespace cu2dcu

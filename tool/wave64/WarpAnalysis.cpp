@@ -1,4 +1,4 @@
-#include "match/WarpAnalysis.h"
+#include "wave64/WarpAnalysis.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"

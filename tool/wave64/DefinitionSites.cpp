@@ -1,5 +1,6 @@
-#include "checks/DefinitionSites.h"
-#include "match/Wave64Report.h"
+#include "wave64/DefinitionSites.h"
+#include "wave64/CheckIds.h"
+#include "wave64/Wave64Report.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -15,7 +16,7 @@ namespace {
 
 using LineKey = std::pair<std::string, unsigned>;
 
-bool isWave64(const Diagnostic &D) { return llvm::StringRef(D.CheckId).starts_with("W64-"); }
+bool isWave64(const Diagnostic &D) { return wave64_ids::isWave64(D.CheckId); }
 
 RelatedLocation useOf(const Diagnostic &D) {
   return RelatedLocation{D.File, D.Line, D.Column, D.Offset, D.CheckId, D.Message};

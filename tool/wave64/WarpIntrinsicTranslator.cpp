@@ -1,6 +1,6 @@
-#include "match/WarpIntrinsicTranslator.h"
+#include "wave64/WarpIntrinsicTranslator.h"
 
-#include "match/Wave64Report.h"
+#include "wave64/Wave64Report.h"
 #include "translate/EntryTranslation.h"
 #include "translate/RawTokens.h"
 

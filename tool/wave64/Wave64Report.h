@@ -28,7 +28,7 @@ struct Wave64Fix {
   /// meaning (a shuffle pinned to width 32) or only widens a container of lane
   /// bits. Such a fix is applied on its own, and a finding whose only fixes
   /// are such does not hold back the grouping's other fixes
-  /// (match/Wave64FixGroups.h); every other fix waits for the grouping.
+  /// (wave64/Wave64FixGroups.h); every other fix waits for the grouping.
   bool Standalone = false;
   /// The check cannot judge this fix (a mask variable's type: whether a
   /// 64-bit value ever reaches it is the ballot check's business). It is not
@@ -54,7 +54,7 @@ Wave64Fix rangeFix(const clang::SourceManager &SM, clang::SourceLocation Begin,
 bool isSuppressed(const std::string &Text, unsigned Offset, const std::string &CheckId);
 
 /// Whether a finding without a safe fix holds back the other fixes of its
-/// lane grouping (match/Wave64FixGroups.h): a 32-lane assumption does; a
+/// lane grouping (wave64/Wave64FixGroups.h): a 32-lane assumption does; a
 /// review of a translation decision that no width fix changes (a mask the
 /// translator dropped) does not.
 enum class Wave64Role { Assumption, TranslationReview };

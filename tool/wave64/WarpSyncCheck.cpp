@@ -4,8 +4,9 @@
 // barrier names the 32-lane warp as the group that exchanges; on DCU the
 // lanes taking part must lie in one 64-lane wavefront, and HIP before 6.2
 // has no __syncwarp at all. The translator's own W64-WARP-SYNC findings
-// (masks it cannot rewrite) are in match/WarpIntrinsicTranslator.
-#include "checks/CheckSupport.h"
+// (masks it cannot rewrite) are in wave64/WarpIntrinsicTranslator.
+#include "wave64/CheckSupport.h"
+#include "wave64/CheckIds.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -135,7 +136,7 @@ private:
 } // namespace
 
 std::unique_ptr<Wave64Check> makeWarpSyncCheck(Wave64Context &Shared) {
-  return std::make_unique<WarpSyncCheck>("W64-WARP-SYNC", Shared);
+  return std::make_unique<WarpSyncCheck>(wave64_ids::WarpSync, Shared);
 }
 
 } // namespace cu2dcu

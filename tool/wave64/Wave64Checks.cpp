@@ -1,15 +1,16 @@
 // The registry of wave64 checks. One check per file; each file defines a
 // factory declared here. Ids are stable: reports, suppressions and the docs
 // under docs/checks/ refer to them.
-#include "checks/Wave64Check.h"
-#include "match/WarpAnalysis.h"
+#include "wave64/Wave64Check.h"
+#include "wave64/CheckIds.h"
+#include "wave64/WarpAnalysis.h"
 
 namespace cu2dcu {
 
 /// The checks whose findings are about the width a lane grouping numbers.
 static bool aboutGroupingWidth(llvm::StringRef Id) {
-  return Id == "W64-LANE-MATH" || Id == "W64-WARP-COUNT" || Id == "W64-SHFL-OFFSET" ||
-         Id == "W64-BLOCK-SIZE";
+  return Id == wave64_ids::LaneMath || Id == wave64_ids::WarpCount || Id == wave64_ids::ShuffleOffset ||
+         Id == wave64_ids::BlockSize;
 }
 
 bool Wave64Check::report(clang::SourceLocation Loc, Severity Level, std::string Message,

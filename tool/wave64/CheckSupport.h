@@ -1,8 +1,8 @@
 // Small helpers shared by the wave64 check implementations.
 #pragma once
 
-#include "match/WarpAnalysis.h"
-#include "checks/Wave64Check.h"
+#include "wave64/WarpAnalysis.h"
+#include "wave64/Wave64Check.h"
 #include "core/SourceText.h"
 
 #include "clang/AST/ASTContext.h"

@@ -1,4 +1,4 @@
-#include "match/Wave64FixGroups.h"
+#include "wave64/Wave64FixGroups.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"

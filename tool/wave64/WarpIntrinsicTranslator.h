@@ -18,7 +18,8 @@
 // so the translator's findings are the only ones about it.
 #pragma once
 
-#include "match/WarpAnalysis.h"
+#include "wave64/WarpAnalysis.h"
+#include "wave64/CheckIds.h"
 #include "match/SourceContext.h"
 
 #include "clang/AST/ASTContext.h"
@@ -31,7 +32,7 @@
 
 namespace cu2dcu {
 
-inline constexpr const char *WarpSyncCheckId = "W64-WARP-SYNC";
+inline constexpr const char *WarpSyncCheckId = wave64_ids::WarpSync;
 
 /// Where the text of a warp call is written: one buffer (the file, or a macro
 /// body) holding the callee name, every argument and the closing parenthesis.

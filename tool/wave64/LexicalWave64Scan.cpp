@@ -1,6 +1,7 @@
-#include "checks/LexicalWave64Scan.h"
+#include "wave64/LexicalWave64Scan.h"
+#include "wave64/CheckIds.h"
 
-#include "checks/Wave64Check.h"
+#include "wave64/Wave64Check.h"
 #include "translate/EntryTranslation.h"
 #include "translate/RawTokens.h"
 
@@ -122,11 +123,11 @@ private:
       return;
     std::string Id = spelling(Name);
     if (*V == 32 && WarpSizeName.match(Id))
-      report(Value, "W64-LANE-MATH", Severity::Warning,
+      report(Value, wave64_ids::LaneMath, Severity::Warning,
              "'" + Id + "' defines the warp size as 32; a wavefront has 64 lanes (use warpSize)");
     else if (*V == 0xffffffffu && MaskName.match(Id) && spelling(Value).find_first_of("lL") ==
                                                          std::string::npos)
-      report(Value, "W64-MASK32", Severity::Note,
+      report(Value, wave64_ids::Mask32, Severity::Note,
              "'" + Id + "' defines a 32-bit full lane mask; a wavefront has 64 lanes "
              "(HIP >= 6.2 takes 0xffffffffffffffffull; before 6.2 the mask is dropped)");
   }
@@ -161,10 +162,10 @@ private:
                 (End == First + 2 && is(First, tok::minus) && number(First + 1) == 1u) ||
                 (End == First + 2 && is(First, tok::tilde) && number(First + 1) == 0u);
     if (Full)
-      report(First, "W64-MASK32", Severity::Note,
+      report(First, wave64_ids::Mask32, Severity::Note,
              "full 32-bit lane mask passed to " + Callee + "; a wavefront has 64 lanes");
     else if (Mask && *Mask > 0 && *Mask < 0xffffffffu)
-      report(First, "W64-MASK32", Severity::Warning,
+      report(First, wave64_ids::Mask32, Severity::Warning,
              "partial 32-bit lane mask passed to " + Callee +
                  "; lanes 32-63 of a wavefront are never selected");
   }
@@ -179,9 +180,9 @@ private:
         const char *Message = "inline PTX with warp-level semantics has no HIP equivalent; use "
                               "the HIP intrinsic (__lane_id(), __ballot, __shfl...)";
         if (DefinitionsOnly)
-          report(Asm, "W64-INLINE-PTX", Severity::Warning, Message, UnseenCodeNote);
+          report(Asm, wave64_ids::InlinePtx, Severity::Warning, Message, UnseenCodeNote);
         else
-          report(I, "W64-INLINE-PTX", Severity::Error, Message);
+          report(I, wave64_ids::InlinePtx, Severity::Error, Message);
         return;
       }
   }
@@ -207,7 +208,7 @@ private:
       return;
     for (size_t I = Close + 1; I < T.size() && I < Close + 40; ++I)
       if (is(I, tok::raw_identifier) && isShuffle(spelling(I))) {
-        report(*Sixteen, "W64-SHFL-OFFSET", Severity::Warning,
+        report(*Sixteen, wave64_ids::ShuffleOffset, Severity::Warning,
                "shuffle loop starting at offset 16 reduces 32 lanes; a wavefront has 64 "
                "(start at warpSize / 2)");
         return;
@@ -228,7 +229,7 @@ private:
                 (is(Op, tok::slash) && *V == 32) || (is(Op, tok::greatergreater) && *V == 5);
     if (!Lane || !leftOperandIsThreadIndex(Op))
       return;
-    report(Op + 1, "W64-LANE-MATH", Severity::Warning,
+    report(Op + 1, wave64_ids::LaneMath, Severity::Warning,
            "lane or warp index computed with 32 lanes ('" + spelling(Op) + " " +
                spelling(Op + 1) + "'); a wavefront has 64 (use warpSize)");
   }

@@ -1,4 +1,5 @@
-#include "checks/AmdPaths.h"
+#include "wave64/AmdPaths.h"
+#include "wave64/CheckIds.h"
 
 #include "translate/RawTokens.h"
 
@@ -209,7 +210,7 @@ std::vector<AmdPathBranch> amdPathBranches(const std::string &Text, const WarpNa
 void judgeByAmdPaths(std::vector<Diagnostic> &Diagnostics, const std::string &File,
                      const std::string &Text, const WarpNames &Names) {
   auto IsW64Here = [&](const Diagnostic &D) {
-    return D.File == File && llvm::StringRef(D.CheckId).starts_with("W64-");
+    return D.File == File && wave64_ids::isWave64(D.CheckId);
   };
   if (Text.find("#if") == std::string::npos || !llvm::any_of(Diagnostics, IsW64Here))
     return;

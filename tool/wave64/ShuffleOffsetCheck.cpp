@@ -6,7 +6,8 @@
 //  - unrolled sequences 16, 8, 4, 2, 1 without a 32 step;
 //  - an explicit width of 32, which splits the wavefront into two halves, and
 //    its cooperative-groups form, cg::tiled_partition<32>(block).
-#include "checks/CheckSupport.h"
+#include "wave64/CheckSupport.h"
+#include "wave64/CheckIds.h"
 
 #include "clang/AST/ParentMapContext.h"
 
@@ -376,7 +377,7 @@ private:
 } // namespace
 
 std::unique_ptr<Wave64Check> makeShuffleOffsetCheck(Wave64Context &Shared) {
-  return std::make_unique<ShuffleOffsetCheck>("W64-SHFL-OFFSET", Shared);
+  return std::make_unique<ShuffleOffsetCheck>(wave64_ids::ShuffleOffset, Shared);
 }
 
 } // namespace cu2dcu

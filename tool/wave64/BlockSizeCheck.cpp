@@ -3,7 +3,8 @@
 // last wavefront of such a block runs with idle lanes (a block of 32 threads
 // leaves half of its only wavefront empty). A performance note. A block size
 // built from a warp-size constant is folded into that constant's definition.
-#include "checks/CheckSupport.h"
+#include "wave64/CheckSupport.h"
+#include "wave64/CheckIds.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
@@ -224,7 +225,7 @@ private:
 } // namespace
 
 std::unique_ptr<Wave64Check> makeBlockSizeCheck(Wave64Context &Shared) {
-  return std::make_unique<BlockSizeCheck>("W64-BLOCK-SIZE", Shared);
+  return std::make_unique<BlockSizeCheck>(wave64_ids::BlockSize, Shared);
 }
 
 } // namespace cu2dcu
