@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Consistent 32-lane groups judged by behaviour: right at 64 lanes as written.
+
+Translates group_kernels.cu (kernels built on consistent 32-lane groups) with
+cu2dcu --fix-wave64, builds the CUDA original with nvcc and the translation with
+the wave64 emulation headers (HIP on NVIDIA with AMD's 64-lane wavefronts),
+then, unless --build-only, runs them on the NVIDIA GPU:
+
+  * ported    the translation as cu2dcu writes it: the W64 findings are notes
+              and --fix-wave64 applies none, so it must print every line the
+              original prints;
+  * halfway   the advice cu2dcu gave before it knew such groups (start the
+              reductions at warpSize / 2, nothing else): it must differ, or
+              this harness could not see the advice break the program.
+
+  groups_behaviour.py --tool cu2dcu [--build-only | --run-only] [--work DIR] [--out FILE]
+
+Exit 0 when all of that holds; 1 otherwise; 77 (skip) without nvcc or the HIP
+headers, unless CI is set (then 1).
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixes"))
+sys.path.insert(0, os.path.dirname(HERE))
+import emulation_suite  # noqa: E402
+import fix_behaviour  # noqa: E402  (arguments, builds, result lines)
+
+SOURCE = os.path.join(HERE, "group_kernels.cu")
+OFFSETS = (("o = GROUP / 2", "o = warpSize / 2"), ("o = 16", "o = warpSize / 2"))
+VARIANTS = ("original", "ported", "halfway")
+
+
+def sources(args):
+    """The programs' sources in --work; whether the translation kept every 32."""
+    proc = subprocess.run([args.tool, SOURCE, "-o", os.path.join(args.work, "ported.cu"),
+                           "--fix-wave64", "--fail-on=never"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if proc.returncode != 0:
+        sys.exit("groups_behaviour: cu2dcu failed:\n" + proc.stdout[-2000:])
+    with open(os.path.join(args.work, "ported.cu")) as f:
+        ported = f.read()
+    halfway = ported
+    for old, new in OFFSETS:
+        if old not in halfway:
+            sys.exit(f"groups_behaviour: the translation has no '{old}'")
+        halfway = halfway.replace(old, new)
+    with open(os.path.join(args.work, "halfway.cu"), "w") as f:
+        f.write(halfway)
+    shutil.copy(SOURCE, os.path.join(args.work, "original.cu"))
+    return "warpSize" not in ported
+
+
+def judge(args):
+    runs = {name: emulation_suite.run(os.path.join(args.work, "bin-" + name)) for name in VARIANTS}
+    printed = {name: fix_behaviour.lines_of(text) for name, (code, text) in runs.items()}
+    exits = {name: code for name, (code, _) in runs.items()}
+    original = printed["original"]
+    differs = {name: sorted(k for k in original if printed[name].get(k) != original[k])
+               for name in VARIANTS[1:]}
+    checks = {
+        "original ran": exits["original"] == 0 and len(original) == 2,
+        "ported prints the original's every line": exits["ported"] == 0 and not differs["ported"],
+        "halfway advice differs": bool(differs["halfway"]),
+    }
+    return all(checks.values()), {"printed": printed, "exit": exits, "differs": differs,
+                                  "checks": checks}
+
+
+def main(argv=None):
+    args = fix_behaviour.parse_args(argv)
+    code = emulation_suite.missing_toolchain(args)
+    if code is not None:
+        return code
+    if not args.run_only and not args.tool:
+        sys.exit("groups_behaviour: --tool is required unless --run-only")
+    os.makedirs(args.work, exist_ok=True)
+    result, good = {}, True
+    if not args.run_only:
+        result["keptEvery32"] = sources(args)
+        built, result["builds"] = fix_behaviour.build_all(args, VARIANTS)
+        good = built and result["keptEvery32"]
+    if not args.build_only and good:
+        good, result["runs"] = judge(args)
+    return emulation_suite.finish(result, good, args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
