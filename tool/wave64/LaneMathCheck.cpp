@@ -17,7 +17,7 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-enum class Kind { Lane, WarpId, WarpBase, LastLane, LaneStride };
+enum class Kind { Lane, WarpId, WarpBase, LastLane, LaneStride, PerLane };
 
 /// 32-lane math: an operator whose operand derived from OperandTaint meets
 /// a warp-size constant (the other operand; either one when EitherSide).
@@ -87,9 +87,75 @@ public:
     }
     if (Op == BO_Mul)
       laneStrideProduct(B, Flow, Ctx);
+    if (Op == BO_Add && B->isCompoundAssignmentOp() && !(TL & TaintLane))
+      tileStride(B, Flow, Ctx);
+    if (Op == BO_Div && !(TL & TaintThread))
+      perLaneCount(B, Flow, Ctx);
   }
 
 private:
+  /// Whether some use of V is added to a lane (k0 + lane).
+  bool addedToLane(const VarDecl *V, const FunctionFlow &Flow, ASTContext &Ctx) {
+    for (const DeclRefExpr *Ref : Flow.Refs) {
+      const Expr *Child = nullptr;
+      const auto *Sum = Ref->getDecl() == V ? dyn_cast_or_null<BinaryOperator>(
+                                                  parentSkippingParens(Ref, Ctx, &Child))
+                                            : nullptr;
+      if (Sum && Sum->getOpcode() == BO_Add &&
+          (analysis().taint(Sum->getLHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts()
+                                ? Sum->getRHS()
+                                : Sum->getLHS(),
+                            Flow, Ctx) &
+           TaintLane))
+        return true;
+    }
+    return false;
+  }
+
+  /// for (k0 = 0; k0 < n; k0 += 32) ... x[k0 + lane]: a tile of 32 lanes
+  /// stepped by the warp width.
+  void tileStride(const BinaryOperator *B, const FunctionFlow &Flow, ASTContext &Ctx) {
+    const VarDecl *V = varOf(B->getLHS());
+    auto C = V ? analysis().warpConstant(B->getRHS(), Ctx, {32}, B->getOperatorLoc()) : std::nullopt;
+    if (C && addedToLane(V, Flow, Ctx))
+      found(B, Kind::LaneStride, *C, B->getRHS(), Flow, Ctx);
+  }
+
+  /// for (i = 0; i < D / 32; ++i) ... i * 32 + lane: D elements split into
+  /// per-lane shares of 32 lanes.
+  void perLaneCount(const BinaryOperator *Div, const FunctionFlow &Flow, ASTContext &Ctx) {
+    const Expr *Child = nullptr;
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Div, Ctx, &Child));
+    if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
+        Cond->getRHS()->IgnoreParenImpCasts() != Child->IgnoreParenImpCasts())
+      return;
+    const VarDecl *Counter = varOf(Cond->getLHS());
+    auto C = Counter ? analysis().warpConstant(Div->getRHS(), Ctx, {32}, Div->getOperatorLoc())
+                     : std::nullopt;
+    if (!C)
+      return;
+    for (const DeclRefExpr *Ref : Flow.Refs) {
+      const auto *Mul = Ref->getDecl() == Counter
+                            ? dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Ref, Ctx))
+                            : nullptr;
+      if (Mul && Mul->getOpcode() == BO_Mul && strideJoinsLane(Mul, Flow, Ctx) &&
+          (analysis().warpConstant(Mul->getRHS(), Ctx, {32}) ||
+           analysis().warpConstant(Mul->getLHS(), Ctx, {32})))
+        return found(Div, Kind::PerLane, *C, Div->getRHS(), Flow, Ctx);
+    }
+  }
+
+  /// Whether the sum a product j * 32 is a term of also holds a lane.
+  bool strideJoinsLane(const BinaryOperator *Mul, const FunctionFlow &Flow, ASTContext &Ctx) {
+    const Expr *Top = Mul;
+    while (const auto *Up = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Top, Ctx)))
+      if (Up->getOpcode() == BO_Add)
+        Top = Up;
+      else
+        break;
+    return Top != Mul && (analysis().taint(Top, Flow, Ctx) & TaintLane);
+  }
+
   /// j * 32 added to a lane (base + lane + j * 32): the lane's j-th element in
   /// 32-lane strides.
   void laneStrideProduct(const BinaryOperator *Mul, const FunctionFlow &Flow, ASTContext &Ctx) {
@@ -102,14 +168,8 @@ private:
                             ? Sum->getRHS()
                             : Sum->getLHS();
     // base + j * 32 + lane: the lane may join the sum further up.
-    const BinaryOperator *Top = Sum;
-    while (const auto *Up = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Top, Ctx)))
-      if (Up->getOpcode() == BO_Add)
-        Top = Up;
-      else
-        break;
     if (!(A.taint(Other, Flow, Ctx) & TaintLane) && !addsLane(Other, Flow, Ctx) &&
-        !(A.taint(Top, Flow, Ctx) & TaintLane))
+        !strideJoinsLane(Mul, Flow, Ctx))
       return;
     SourceLocation OpLoc = Mul->getOperatorLoc();
     for (const Expr *Side : {Mul->getRHS(), Mul->getLHS()})
@@ -254,6 +314,8 @@ private:
       return true;
     if (K == Kind::LaneStride)
       return isLoopStep(B, Ctx);
+    if (K == Kind::PerLane)
+      return false;
     const VarDecl *V = receivingVar(B, Ctx);
     if (!V)
       return useIsSafe(B, K, Flow, Ctx);
@@ -283,6 +345,9 @@ private:
     case Kind::LaneStride:
       return "steps a lane's index by 32 lanes; with the lane numbered over 64 lanes, lanes "
              "32-63 start where lanes 0-31 step to, so elements are handled twice or skipped";
+    case Kind::PerLane:
+      return "counts each lane's share of the elements for 32 lanes; with 64 lanes the share "
+             "halves, and it must change together with the lane and its stride";
     }
     return "";
   }
