@@ -5,6 +5,7 @@
 #include "wave64/AmdPaths.h"
 #include "wave64/DefinitionSites.h"
 #include "wave64/LexicalWave64Scan.h"
+#include "wave64/SharedFileFixes.h"
 #include "driver/IsolatedParse.h"
 #include "driver/PchPlanner.h"
 #include "driver/TranslateAction.h"
@@ -291,6 +292,7 @@ private:
     return It != IndexOf.end() && Run.Files[It->second].Input.Action == FileAction::Translate;
   };
   std::map<std::string, std::vector<Edit>> EditsByFile;
+  SharedFileFixes SharedFixes; // --fix-wave64: shared files fixed for all units or none
   std::vector<Diagnostic> Diagnostics;
   /// Files a clean AST covered, with the unit that covered them first.
   std::map<std::string, std::string> CleanIncluder;
@@ -504,6 +506,7 @@ void Pipeline::settle(const std::vector<size_t> &Wave, std::vector<UnitOutcome> 
       CleanIncluder.emplace(Entry.first, R.Input.Display);
     CleanIncluder.emplace(R.Input.Source, R.Input.Display);
     collect(Outcomes[W].Result);
+    SharedFixes.addUnit(R.Input.Source, Outcomes[W].Result);
   }
   // Recovered units that another recovered unit includes (a .cu file meant
   // to be #included) take that unit's result: their context is the includer.
@@ -559,6 +562,7 @@ void Pipeline::takeRecovered(FileReport &R, TranslationResult &Result) {
   }
   RecoveredIncluder[R.Input.Source] = {R.Input.Display, true};
   collect(Taken);
+  SharedFixes.addUnit(R.Input.Source, Taken);
   addFinding(R, 0, check_ids::ParseFallback, Severity::Note,
              "parsed with errors; the lexical rules filled in where clang recovered: " +
                  R.ModeReason);
@@ -815,6 +819,10 @@ void Pipeline::addInsertions(const FileReport &R, std::vector<Edit> &Edits) cons
 void Pipeline::applyAll() {
   StageClock RewriteClock;
   addExplicitInstantiations();
+  SharedFixes.apply(EditsByFile, Diagnostics, [&](const std::string &Path) {
+    auto It = IndexOf.find(Path);
+    return It == IndexOf.end() ? Path : Run.Files[It->second].Input.Display;
+  });
   for (FileReport &R : Run.Files) {
     if (R.Status == FileStatus::Failed)
       continue;
