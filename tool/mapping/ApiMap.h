@@ -214,6 +214,8 @@ struct WarpNames {
   /// for a macro it leaves undefined (__HIP_PLATFORM_AMD__ = 1).
   std::map<std::string, std::optional<int64_t>> AmdCompileMacros;
   std::string AmdSwitchNames; // USE_ROCM, WITH_HIP: a project's own AMD path
+  /// The shim a shuffle's 32-bit mask passes through in 32-lane groups.
+  std::string LaneGroupMaskShim;
 };
 
 /// One map file's validated entries and the issues found in it, before they

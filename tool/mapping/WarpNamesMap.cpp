@@ -14,7 +14,7 @@ namespace {
 const std::set<std::string> FileKeys = {
     "family",          "lane_index_functions", "lane_mask_functions", "lane_preserving_functions",
     "thread_index_parameters", "bit_functions", "warp_size_names", "lane_mask_names",
-    "thread_index_names", "amd_compile_macros", "amd_switch_names"};
+    "thread_index_names", "amd_compile_macros", "amd_switch_names", "lane_group_mask_shim"};
 const std::set<std::string> BitFunctionKeys = {"narrow", "wide", "fix", "note"};
 
 /// Root[Key], a required regular expression.
@@ -92,6 +92,11 @@ bool readAmdCompileMacros(FamilyFileReader &Reader, const YAML::Node &Root, Warp
   return true;
 }
 
+bool readLaneGroupMaskShim(const YAML::Node &Root, WarpNames &Out) {
+  Out.LaneGroupMaskShim = yamlScalar(Root, "lane_group_mask_shim");
+  return true;
+}
+
 } // namespace
 
 const BitFunction *WarpNames::bitFunction(const std::string &Narrow) const {
@@ -122,6 +127,7 @@ bool loadWarpNames(const std::string &Text, const std::string &Path, WarpNames &
            readPattern(Reader, Root, "lane_mask_names", Out.LaneMaskNames) &&
            readPattern(Reader, Root, "thread_index_names", Out.ThreadIndexNames) &&
            readAmdCompileMacros(Reader, Root, Out) &&
+           readLaneGroupMaskShim(Root, Out) &&
            (!Root["amd_switch_names"] ||
             readPattern(Reader, Root, "amd_switch_names", Out.AmdSwitchNames));
   });

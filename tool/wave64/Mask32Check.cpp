@@ -78,11 +78,20 @@ private:
     const MaskInfo &Mask = Decision.Mask;
     const std::string Fn = "'" + Call.Name + "'";
     const std::string GivenTo = Mask.describe() + " given to " + Fn;
+    if (Decision.GroupMask) {
+      Report(Severity::Note,
+             "lane mask " + GivenTo + " names lanes of a 32-lane group, and this unit works in "
+             "32-lane groups: on a 64-lane wavefront it becomes the group's lanes in the "
+             "caller's half, '" + Decision.maskShim(context().map()) + "(...)' (HIP's *_sync "
+             "warp functions check that the lanes calling together pass exactly them)",
+             {});
+      return;
+    }
     if (Decision.Action == MaskAction::Extend) {
       Report(Severity::Warning,
              "lane mask " + GivenTo +
                  " is 32-bit and HIP's *_sync warp functions take a 64-bit mask: it is passed "
-                 "through '" + Decision.Entry->MaskShim +
+                 "through '" + Decision.maskShim(context().map()) +
                  "', which makes the full 32-bit mask the whole 64-lane wavefront and "
                  "zero-extends any other (lanes 32-63 are not selected); give the mask a 64-bit "
                  "value and type",

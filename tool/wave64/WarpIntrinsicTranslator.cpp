@@ -270,8 +270,17 @@ WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast, WarpAn
     : Context(Context) {
   std::vector<CallSite> Order;
   std::map<CallSite, std::vector<SiteCall>> Sites = collectCallSites(Context, Ast, Analysis, Order);
+  const bool InGroups = !Order.empty() && Analysis.laneGrouping(Ast) != LaneGrouping::WarpWide &&
+                        !Context.map().warpNames().LaneGroupMaskShim.empty();
   for (const CallSite &Site : Order) {
     WarpCallDecision D = decideCallSite(Sites[Site], Context);
+    // In 32-lane groups a shuffle's 32-bit mask names the caller's group: on
+    // a 64-lane wavefront, the caller's half (HIP >= 6.2 checks it).
+    if (InGroups && D.Call.isShuffle() && isNarrow(D.Mask) &&
+        (D.Action == MaskAction::Widen || D.Action == MaskAction::Extend)) {
+      D.Action = MaskAction::Extend;
+      D.GroupMask = true;
+    }
     if (rewritesCalls(D.Entry))
       RewrittenNames[Site.first].insert(Site.second);
     Index[Site] = Decisions.size();
@@ -369,7 +378,7 @@ private:
            "warp-mask", "");
     if (D.Action != MaskAction::Extend)
       return;
-    edit(P.File, P.ArgBegin[0], 0, D.Entry->MaskShim + "(", ShimCategory, D.Call.Name);
+    edit(P.File, P.ArgBegin[0], 0, D.maskShim(Context.map()) + "(", ShimCategory, D.Call.Name);
     edit(P.File, P.ArgEnd[0], 0, ")", "warp-mask", "");
   }
 

@@ -86,6 +86,13 @@ struct WarpCallDecision {
   std::string Why; // why Pieces is empty
   MaskAction Action = MaskAction::None;
   bool Mixed = false; // instantiations / expansions disagree
+  /// Extend through the lane-group mask shim (WarpNames::LaneGroupMaskShim):
+  /// a shuffle's 32-bit mask in a unit that works in 32-lane groups.
+  bool GroupMask = false;
+  /// The shim an Extend passes the mask through.
+  const std::string &maskShim(const ApiMap &Map) const {
+    return GroupMask ? Map.warpNames().LaneGroupMaskShim : Entry->MaskShim;
+  }
 };
 
 /// Decides every warp call of a translation unit: the unit's warp plan, built
