@@ -30,3 +30,10 @@ void launch(float *o, const float *i) {
   reduce<<<1, kWarpSize * 3>>>(o, i);  // use: kWarpSize
   serial<<<1, 1>>>(o);  // one thread: no wavefront to fill, quiet
 }
+
+// A vote reads the whole warp: the unit does not work in consistent 32-lane
+// groups, so the definitions above are hazards (warnings with fixes).
+__global__ void anyPositive(const float *in, int *flag) {
+  if (__any_sync(0xffffffff, in[threadIdx.x] > 0.f))
+    *flag = 1;
+}
