@@ -213,7 +213,8 @@ private:
           return R;
     }
     Expr::EvalResult R;
-    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx) ||
+        !R.Val.getInt().isRepresentableByInt64())
       return std::nullopt;
     int64_t V = R.Val.getInt().getExtValue();
     if (V <= 0)

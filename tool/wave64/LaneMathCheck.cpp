@@ -284,7 +284,8 @@ private:
                                                                                : Bin->getLHS();
       if (Bin->isComparisonOp()) {
         Expr::EvalResult C;
-        if (Other->isValueDependent() || !Other->EvaluateAsInt(C, Ctx))
+        if (Other->isValueDependent() || !Other->EvaluateAsInt(C, Ctx) ||
+            !C.Val.getInt().isRepresentableByInt64())
           return true;
         int64_t V = C.Val.getInt().getExtValue();
         if (V == 0)

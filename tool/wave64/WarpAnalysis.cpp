@@ -571,7 +571,7 @@ static std::optional<int64_t> evalWithDefaults(const Expr *E, ASTContext &Ctx,
     return evalWithDefaults(Subst->getReplacement(), Ctx, WarpName, Depth + 1);
   if (!E->isValueDependent() && !E->isTypeDependent()) {
     Expr::EvalResult R;
-    if (!E->EvaluateAsInt(R, Ctx))
+    if (!E->EvaluateAsInt(R, Ctx) || !R.Val.getInt().isRepresentableByInt64())
       return std::nullopt;
     WarpConstant Named;
     if (WarpName.empty() && warpNameIn(E, Ctx.getSourceManager(), Ctx.getLangOpts(), Named))
@@ -762,8 +762,9 @@ bool WarpAnalysis::shufflesAround(const FunctionDecl *F, ASTContext &Ctx) const 
 
 std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
   Expr::EvalResult R;
-  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx) ||
+      !R.Val.getInt().isRepresentableByInt64())
+    return std::nullopt; // 0xffffffffffffffffull and wider: no lane number
   return R.Val.getInt().getExtValue();
 }
 

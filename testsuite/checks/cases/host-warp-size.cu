@@ -36,3 +36,7 @@ int main() {
   printf("%d\n", narrow);
   return 0;
 }
+
+// A comparison with a constant wider than int64_t is no warp size (and must
+// not stop the check).
+bool allSet(unsigned long long bits) { return bits == 0xffffffffffffffffull; }
