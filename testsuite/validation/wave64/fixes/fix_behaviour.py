@@ -99,13 +99,21 @@ def lines_of(output):
     return found
 
 
-def judge(args):
-    runs = {name: emulation_suite.run(os.path.join(args.work, "bin-" + name)) for name in VARIANTS}
+def compare(args, names):
+    """Runs each built program (names[0] is the original): what each printed,
+    its exit code, and the result lines where each other one differs."""
+    runs = {name: emulation_suite.run(os.path.join(args.work, "bin-" + name)) for name in names}
     printed = {name: lines_of(text) for name, (code, text) in runs.items()}
     exits = {name: code for name, (code, _) in runs.items()}
-    original = printed["original"]
+    original = printed[names[0]]
     differs = {name: sorted(k for k in original if printed[name].get(k) != original[k])
-               for name in VARIANTS[1:]}
+               for name in names[1:]}
+    return printed, exits, differs
+
+
+def judge(args):
+    printed, exits, differs = compare(args, VARIANTS)
+    original = printed["original"]
     checks = {
         "original ran": exits["original"] == 0 and bool(original),
         "fixed prints the original's every line": exits["fixed"] == 0 and not differs["fixed"],
@@ -116,22 +124,27 @@ def judge(args):
                                   "checks": checks}
 
 
-def main(argv=None):
+def drive(argv, program, sources_of, judge_of, names, sources_key):
+    """The harnesses' main: build (--build-only), run (--run-only) or both."""
     args = parse_args(argv)
     code = emulation_suite.missing_toolchain(args)
     if code is not None:
         return code
     if not args.run_only and not args.tool:
-        sys.exit("fix_behaviour: --tool is required unless --run-only")
+        sys.exit(f"{program}: --tool is required unless --run-only")
     os.makedirs(args.work, exist_ok=True)
     result, good = {}, True
     if not args.run_only:
-        result["fixesApplied"] = sources(args)
-        built, result["builds"] = build_all(args)
-        good = built and result["fixesApplied"]
+        result[sources_key] = sources_of(args)
+        built, result["builds"] = build_all(args, names)
+        good = built and result[sources_key]
     if not args.build_only and good:
-        good, result["runs"] = judge(args)
+        good, result["runs"] = judge_of(args)
     return emulation_suite.finish(result, good, args.out)
+
+
+def main(argv=None):
+    return drive(argv, "fix_behaviour", sources, judge, VARIANTS, "fixesApplied")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,6 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fixes"))
 sys.path.insert(0, os.path.dirname(HERE))
-import emulation_suite  # noqa: E402
 import fix_behaviour  # noqa: E402  (arguments, builds, result lines)
 
 SOURCE = os.path.join(HERE, "group_kernels.cu")
@@ -72,12 +71,8 @@ def sources(args):
 
 
 def judge(args):
-    runs = {name: emulation_suite.run(os.path.join(args.work, "bin-" + name)) for name in VARIANTS}
-    printed = {name: fix_behaviour.lines_of(text) for name, (code, text) in runs.items()}
-    exits = {name: code for name, (code, _) in runs.items()}
+    printed, exits, differs = fix_behaviour.compare(args, VARIANTS)
     original = printed["original"]
-    differs = {name: sorted(k for k in original if printed[name].get(k) != original[k])
-               for name in VARIANTS[1:]}
     checks = {
         "original ran": exits["original"] == 0 and len(original) == 2,
         "ported prints the original's every line": exits["ported"] == 0 and not differs["ported"],
@@ -91,21 +86,7 @@ def judge(args):
 
 
 def main(argv=None):
-    args = fix_behaviour.parse_args(argv)
-    code = emulation_suite.missing_toolchain(args)
-    if code is not None:
-        return code
-    if not args.run_only and not args.tool:
-        sys.exit("groups_behaviour: --tool is required unless --run-only")
-    os.makedirs(args.work, exist_ok=True)
-    result, good = {}, True
-    if not args.run_only:
-        result["keptEvery32"] = sources(args)
-        built, result["builds"] = fix_behaviour.build_all(args, VARIANTS)
-        good = built and result["keptEvery32"]
-    if not args.build_only and good:
-        good, result["runs"] = judge(args)
-    return emulation_suite.finish(result, good, args.out)
+    return fix_behaviour.drive(argv, "groups_behaviour", sources, judge, VARIANTS, "keptEvery32")
 
 
 if __name__ == "__main__":
