@@ -41,10 +41,18 @@ public:
     const Expr *Block = Config->getArg(1);
     auto Threads = threadsOf(Block, Flow, Ctx, 0);
     static const char *const Roles[] = {"grid size", "block size", "dynamic shared memory size"};
+    const FunctionDecl *Kernel = Launch->getDirectCallee();
+    bool Filled = Threads && (*Threads <= 1 || *Threads % 64 == 0);
+    // A whole-wavefront block built from 32s (4 * 32) matters to a kernel
+    // that splits its work by warpSize: it gets two warps of 64, not four of
+    // 32. Where the kernel divides by 32 itself, its own findings carry the
+    // co-change. A block of idle lanes gets the note below.
+    bool PerWarp = Kernel && analysis().shufflesAround(Kernel, Ctx) &&
+                   referencesWarpSize(Kernel->getBody());
     for (unsigned I = 0; I < Config->getNumArgs() && I < 3; ++I)
-      if (I != 1 || !Threads) // a constant block size gets the note below
-        onShapeFrom32(Config->getArg(I), Roles[I], Ctx);
-    if (!Threads || *Threads <= 1 || *Threads % 64 == 0)
+      if (I != 1 || !Threads || (Filled && PerWarp))
+        onShapeFrom32(Config->getArg(I), Roles[I], Kernel, Ctx);
+    if (!Threads || Filled)
       return; // <<<1, 1>>>: serial code, no wavefront to fill
     // <<<g, WARP_SIZE * 3>>>: the shape follows the constant's definition.
     auto Named = warpSizeIn(Block, Ctx);
@@ -116,9 +124,10 @@ private:
   /// shared memory): the product with a literal 32 in the argument or in the
   /// initialisers of the local variables it is computed from. Each variable is
   /// followed once (Shapes), so the walk is linear in the function's size.
-  void onShapeFrom32(const Expr *Arg, const char *Role, ASTContext &Ctx) {
+  void onShapeFrom32(const Expr *Arg, const char *Role, const FunctionDecl *Kernel,
+                     ASTContext &Ctx) {
     const Expr *Product = nullptr;
-    auto C = productWith32(Arg, Ctx, Product);
+    auto C = productWith32(Arg, Kernel, Ctx, Product);
     if (!C || !ReportedProducts.insert(Product).second)
       return;
     const SourceManager &SM = Ctx.getSourceManager();
@@ -132,15 +141,17 @@ private:
            {}, C->DefinitionLoc);
   }
 
-  std::optional<WarpConstant> productWith32(const Expr *E, ASTContext &Ctx,
-                                            const Expr *&Product) {
+  /// Kernel: the launched kernel, whose shuffles let a constant of any name
+  /// (kTeam) count as the warp size.
+  std::optional<WarpConstant> productWith32(const Expr *E, const FunctionDecl *Kernel,
+                                            ASTContext &Ctx, const Expr *&Product) {
     if (!E)
       return std::nullopt;
     E = E->IgnoreParenImpCasts();
     if (const auto *Mul = dyn_cast<BinaryOperator>(E); Mul && Mul->getOpcode() == BO_Mul)
       for (auto [Side, Other] : {std::pair(Mul->getLHS(), Mul->getRHS()),
                                  std::pair(Mul->getRHS(), Mul->getLHS())})
-        if (auto C = analysis().warpConstant(Side, Ctx, {32}, Mul->getOperatorLoc());
+        if (auto C = analysis().warpConstant(Side, Ctx, {32}, Mul->getOperatorLoc(), Kernel);
             C && !roundsTo32(Other, Ctx)) {
           Product = Mul;
           return C;
@@ -149,7 +160,7 @@ private:
       auto [It, New] = Shapes.try_emplace(V); // an empty entry first: no cycles
       if (New) {
         Shape Found;
-        Found.C = productWith32(V->getInit(), Ctx, Found.Product);
+        Found.C = productWith32(V->getInit(), Kernel, Ctx, Found.Product);
         It = Shapes.insert_or_assign(V, Found).first;
       }
       Product = It->second.Product;
@@ -158,7 +169,7 @@ private:
     if (isa<UnaryExprOrTypeTraitExpr>(E))
       return std::nullopt; // sizeof(T[32]): a size, not a count of threads
     for (const Stmt *Child : E->children())
-      if (auto C = productWith32(dyn_cast_or_null<Expr>(Child), Ctx, Product))
+      if (auto C = productWith32(dyn_cast_or_null<Expr>(Child), Kernel, Ctx, Product))
         return C;
     return std::nullopt;
   }

@@ -83,12 +83,16 @@ void foldIntoDefinitions(std::vector<Diagnostic> &Diagnostics) {
     if (isWave64(D))
       AtLine.emplace(LineKey(D.File, D.Line), I);
   }
-  for (size_t I = 0, N = Diagnostics.size(); I < N; ++I)
-    if (const auto &Def = Diagnostics[I].Definition;
-        Def && !AtLine.count(LineKey(Def->File, Def->Line))) {
-      AtLine.emplace(LineKey(Def->File, Def->Line), Diagnostics.size());
-      Diagnostics.push_back(promoted(Diagnostics[I]));
-    }
+  // A warp-size definition is lane math whichever use comes first (kTeam
+  // read as `kTeam / 2` before `threadIdx.x % kTeam`).
+  for (bool LaneMathUses : {true, false})
+    for (size_t I = 0, N = Diagnostics.size(); I < N; ++I)
+      if (const auto &Def = Diagnostics[I].Definition;
+          Def && (!LaneMathUses || Diagnostics[I].CheckId == wave64_ids::LaneMath) &&
+          !AtLine.count(LineKey(Def->File, Def->Line))) {
+        AtLine.emplace(LineKey(Def->File, Def->Line), Diagnostics.size());
+        Diagnostics.push_back(promoted(Diagnostics[I]));
+      }
   // A use folds into the finding at its definition, following chains
   // (smem[MAX_WARPS], MAX_WARPS = 1024 / WARP_SIZE, WARP_SIZE = 32).
   auto RootOf = [&](size_t I) {

@@ -127,6 +127,7 @@ public:
 
   void registerMatchers(MatchFinder &Finder) override {
     Finder.addMatcher(forStmt().bind("for"), this);
+    Finder.addMatcher(whileStmt().bind("while"), this);
     Finder.addMatcher(compoundStmt().bind("block"), this);
     Finder.addMatcher(callExpr().bind("call"), this);
     Finder.addMatcher(
@@ -147,6 +148,8 @@ public:
       return;
     if (const auto *For = Result.Nodes.getNodeAs<ForStmt>("for"))
       return onLoop(For, Ctx);
+    if (const auto *While = Result.Nodes.getNodeAs<WhileStmt>("while"))
+      return onWhile(While, Ctx);
     if (const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block"))
       return onBlock(Block, Ctx);
   }
@@ -160,24 +163,57 @@ private:
     if (!V || !Start)
       return;
     int Dir = stepDirection(For->getInc(), V, Ctx);
-    if (Dir == 0)
-      return;
-    std::vector<WarpCall> Shuffles;
-    shufflesIn(For->getBody(), context().map(), Shuffles);
-    // The counter, or a variable of the body initialised from it (int d = o).
-    std::vector<const VarDecl *> Carriers{V};
-    carriersOf(For->getBody(), V, Carriers);
-    bool UsesOffset = false;
-    for (const WarpCall &W : Shuffles)
-      for (const Expr *Arg : W.Args)
-        for (const VarDecl *Carrier : Carriers)
-          UsesOffset |= mentions(Arg, Carrier);
-    if (!UsesOffset)
+    if (Dir == 0 || !offsetOfShuffles(For->getBody(), V, Ctx))
       return;
     if (Dir < 0)
-      onReduction(For, Start, Ctx);
+      onReduction(For, For->getForLoc(), Start, Ctx);
     else
-      onScan(For, V, Ctx);
+      onScan(For->getCond(), V, Ctx);
+  }
+
+  /// `int off = 16; while (off > 0) { ... shfl(v, off) ...; off /= 2; }`:
+  /// the counter is a local stepped by a statement of the body.
+  void onWhile(const WhileStmt *While, ASTContext &Ctx) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(While->getBody());
+    if (!Body || !inTranslatedCode(context(), While->getWhileLoc()) ||
+        !checkedFunction(While, Ctx))
+      return;
+    for (const Stmt *S : Body->body()) {
+      const auto *Step = dyn_cast<BinaryOperator>(S);
+      const VarDecl *V = Step ? varOf(Step->getLHS()) : nullptr;
+      if (!V || !V->hasLocalStorage() || !V->getInit())
+        continue;
+      int Dir = stepDirection(Step, V, Ctx);
+      if (Dir == 0 || !offsetOfShuffles(Body, V, Ctx))
+        continue;
+      if (Dir < 0)
+        onReduction(While, While->getWhileLoc(), V->getInit(), Ctx);
+      else
+        onScan(While->getCond(), V, Ctx);
+      return;
+    }
+  }
+
+  /// Whether a shuffle of Body takes V, or a variable of Body initialised
+  /// from it (int d = o), as an argument. A width of the code's own
+  /// (`__shfl_down_sync(m, v, o, BS)`) makes the loop reduce groups of that
+  /// width, whatever the warp's; a width of 32 is reported at the call.
+  bool offsetOfShuffles(const Stmt *Body, const VarDecl *V, ASTContext &Ctx) {
+    std::vector<WarpCall> Shuffles;
+    shufflesIn(Body, context().map(), Shuffles);
+    std::vector<const VarDecl *> Carriers{V};
+    carriersOf(Body, V, Carriers);
+    for (const WarpCall &W : Shuffles) {
+      int Width = W.widthArg();
+      if (Width >= 0 && Width < int(W.Args.size()) && !isa<CXXDefaultArgExpr>(W.Args[Width]) &&
+          !analysis().spelledAsWarpWidth(W.Args[Width], Ctx))
+        continue;
+      for (const Expr *Arg : W.Args)
+        for (const VarDecl *Carrier : Carriers)
+          if (mentions(Arg, Carrier))
+            return true;
+    }
+    return false;
   }
 
   /// The loop's variable, declared or assigned in its init; Start gets its
@@ -198,11 +234,12 @@ private:
     return nullptr;
   }
 
-  /// Reductions: for (o = 16; o > 0; o /= 2).
-  void onReduction(const ForStmt *For, const Expr *Start, ASTContext &Ctx) {
+  /// Reductions: for (o = 16; o > 0; o /= 2), and the same as a while loop.
+  void onReduction(const Stmt *Loop, SourceLocation LoopLoc, const Expr *Start,
+                   ASTContext &Ctx) {
     const SourceManager &SM = Ctx.getSourceManager();
-    auto C = analysis().warpConstant(Start, Ctx, {16}, For->getForLoc());
-    if (!C || guardedTo32Lanes(For, Ctx))
+    auto C = analysis().warpConstant(Start, Ctx, {16}, LoopLoc);
+    if (!C || guardedTo32Lanes(Loop, Ctx))
       return;
     std::vector<Wave64Fix> Fixes;
     std::string Message =
@@ -220,9 +257,9 @@ private:
   }
 
   /// Scans: for (o = 1; o < 32; o *= 2) / o <= 16.
-  void onScan(const ForStmt *For, const VarDecl *V, ASTContext &Ctx) {
-    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  void onScan(const Expr *LoopCond, const VarDecl *V, ASTContext &Ctx) {
+    const auto *Cond =
+        dyn_cast_or_null<BinaryOperator>(LoopCond ? LoopCond->IgnoreParenImpCasts() : nullptr);
     if (!Cond || varOf(Cond->getLHS()) != V)
       return;
     bool Less = Cond->getOpcode() == BO_LT, LessEq = Cond->getOpcode() == BO_LE;

@@ -1,4 +1,5 @@
 #include "wave64/WarpAnalysis.h"
+#include "wave64/CheckSupport.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -685,32 +686,61 @@ static std::optional<WarpConstant> declaredWarpConstant(const DeclRefExpr *Ref, 
   return C;
 }
 
+/// The first constant of the program (not of a system header) that E reads.
+static const DeclRefExpr *programConstantIn(const Expr *E, const SourceManager &SM) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())) {
+    const ValueDecl *D = Ref->getDecl();
+    const auto *Var = dyn_cast<VarDecl>(D);
+    if ((isa<EnumConstantDecl>(D) || (Var && Var->getType().isConstQualified())) &&
+        D->getIdentifier() && !SM.isInSystemHeader(D->getLocation()))
+      return Ref;
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (const DeclRefExpr *Found = programConstantIn(CE, SM))
+        return Found;
+  return nullptr;
+}
+
 /// A composite: (WARP_SIZE - 1), LANE_MASK, (32 - 1). From a macro other
 /// than the operator's, it must mention a warp name; written here, a warp
 /// name or literals only.
 static std::optional<WarpConstant> compositeWarpConstant(const Expr *S, WarpConstant C,
                                                          SourceLocation OperatorLoc,
                                                          const SourceManager &SM,
-                                                         const LangOptions &LO) {
+                                                         const LangOptions &LO, bool AnyName) {
   if (warpNameIn(S, SM, LO, C)) {
     C.Named = true;
     return C;
   }
   if (writtenWithOperator(S->getBeginLoc(), OperatorLoc, SM) && allLiteralsSpelledHere(S, SM))
     return C; // literal arithmetic, no single token to replace
+  if (!AnyName)
+    return std::nullopt;
+  if (const DeclRefExpr *Ref = programConstantIn(S, SM))
+    return declaredWarpConstant(Ref, C, SM, AnyName); // kTeam / 2
+  SourceLocation L = S->getBeginLoc();
+  if (L.isMacroID() && !SM.isMacroArgExpansion(L)) // GROUP / 2
+    return namedConstant(C, Lexer::getImmediateMacroName(L, SM, LO), SM.getSpellingLoc(L));
   return std::nullopt;
 }
 
 std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext &Ctx,
                                                        std::initializer_list<int64_t> Values,
-                                                       SourceLocation OperatorLoc) const {
+                                                       SourceLocation OperatorLoc,
+                                                       const FunctionDecl *Around) const {
   if (!E)
     return std::nullopt;
+  if (!Around)
+    Around = enclosingFunction(E, Ctx);
   const Expr *S = E->IgnoreParenImpCasts();
   if (referencesWarpSize(S))
     return std::nullopt;
-  if (S->isValueDependent() || S->isTypeDependent())
-    return defaultWarpConstant(S, Ctx, Values);
+  if (S->isValueDependent() || S->isTypeDependent()) {
+    if (auto C = defaultWarpConstant(S, Ctx, Values))
+      return C;
+    return instantiatedWarpConstant(S, Ctx, Values, shufflesAround(Around, Ctx));
+  }
   if (const auto *F = dyn_cast<FloatingLiteral>(S))
     return floatingWarpConstant(F, Values);
   std::optional<int64_t> V = constantOf(S, Ctx);
@@ -722,7 +752,7 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
   // A constant named otherwise (GROUP, kTeam) counts by its value where the
   // code around it exchanges lanes.
   for (bool AnyName : {false, true}) {
-    if (AnyName && !shufflesAround(enclosingFunction(E, Ctx), Ctx))
+    if (AnyName && !shufflesAround(Around, Ctx))
       break;
     if (const auto *Lit = dyn_cast<IntegerLiteral>(S)) {
       if (auto Found = literalWarpConstant(Lit, C, OperatorLoc, SM, Ctx.getLangOpts(), AnyName))
@@ -730,11 +760,73 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
     } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
       if (auto Found = declaredWarpConstant(Ref, C, SM, AnyName))
         return Found;
-    } else {
-      return compositeWarpConstant(S, C, OperatorLoc, SM, Ctx.getLangOpts());
+    } else if (auto Found =
+                   compositeWarpConstant(S, C, OperatorLoc, SM, Ctx.getLangOpts(), AnyName)) {
+      return Found;
     }
   }
   return std::nullopt;
+}
+
+bool WarpAnalysis::spelledAsWarpWidth(const Expr *E, ASTContext &Ctx) const {
+  WarpConstant Named;
+  return isa<IntegerLiteral>(E->IgnoreParenImpCasts()) ||
+         warpNameIn(E, Ctx.getSourceManager(), Ctx.getLangOpts(), Named);
+}
+
+std::optional<WarpConstant>
+WarpAnalysis::instantiatedWarpConstant(const Expr *E, ASTContext &Ctx,
+                                       std::initializer_list<int64_t> Values,
+                                       bool AnyName) const {
+  const FunctionDecl *F = enclosingFunction(E, Ctx);
+  const FunctionTemplateDecl *Template = F ? F->getDescribedFunctionTemplate() : nullptr;
+  if (!Template)
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const FunctionDecl *Instance : Template->specializations()) {
+    const Expr *Same = instantiatedCounterpart(E, Instance);
+    std::optional<int64_t> V = Same && !Same->isValueDependent() ? constantOf(Same, Ctx)
+                                                                 : std::nullopt;
+    WarpConstant Named;
+    if (!V || !isOneOf(*V, Values) ||
+        (!AnyName && !warpNameIn(Same, SM, Ctx.getLangOpts(), Named)))
+      continue;
+    WarpConstant C;
+    C.Value = *V;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Same->IgnoreParenImpCasts()))
+      if (auto Declared = declaredWarpConstant(Ref, C, SM, /*AnyName=*/true))
+        return Declared; // C::kGroup: Cfg::kGroup's definition
+    std::string Name;
+    llvm::raw_string_ostream OS(Name);
+    OS << exprText(E, SM) << "' in '";
+    Instance->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/false);
+    return namedConstant(C, Name);
+  }
+  return std::nullopt;
+}
+
+const Expr *WarpAnalysis::instantiatedCounterpart(const Expr *E,
+                                                  const FunctionDecl *Instance) const {
+  if (!Instance->getBody())
+    return nullptr;
+  auto [It, New] = InstantiatedExprs.try_emplace(Instance);
+  if (New) {
+    llvm::SmallVector<const Stmt *, 64> Work{Instance->getBody()};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (const auto *X = dyn_cast<Expr>(S))
+        It->second.try_emplace({X->getBeginLoc().getRawEncoding(),
+                                X->getEndLoc().getRawEncoding()},
+                               X);
+      for (const Stmt *Child : S->children())
+        if (Child)
+          Work.push_back(Child);
+    }
+  }
+  const Expr *S = E->IgnoreParenImpCasts();
+  auto Found = It->second.find({S->getBeginLoc().getRawEncoding(),
+                                S->getEndLoc().getRawEncoding()});
+  return Found == It->second.end() ? nullptr : Found->second;
 }
 
 bool WarpAnalysis::shufflesAround(const FunctionDecl *F, ASTContext &Ctx) const {

@@ -187,11 +187,12 @@ public:
   unsigned taint(const clang::Expr *E, const FunctionFlow &Flow, clang::ASTContext &Ctx) const;
   /// E as a warp-size-derived constant with one of Values, or nothing. A
   /// number that comes from a constant named otherwise (TILE, BLOCK) is one
-  /// only where the function around E (or one it calls) shuffles; warpSize
-  /// itself never is.
+  /// only where the function around E (or one it calls) shuffles, or Around
+  /// when given (the kernel a launch shape is for); warpSize itself never is.
   std::optional<WarpConstant> warpConstant(const clang::Expr *E, clang::ASTContext &Ctx,
                                            std::initializer_list<int64_t> Values,
-                                           clang::SourceLocation OperatorLoc = {}) const;
+                                           clang::SourceLocation OperatorLoc = {},
+                                           const clang::FunctionDecl *Around = nullptr) const;
   /// Classifies the lane mask of a warp call.
   MaskInfo classifyMask(const WarpCall &Call, const FunctionFlow &Flow,
                         clang::ASTContext &Ctx) const;
@@ -201,8 +202,20 @@ public:
   /// (`bitmap[i / 32] |= 1u << (i % 32)`). Cached per function.
   const llvm::DenseSet<const clang::BinaryOperator *> &bitAddressing(const clang::FunctionDecl *F,
                                                                      clang::ASTContext &Ctx);
+  /// Whether E is a literal or mentions a warp-named constant (kWarpSize,
+  /// WARP_SIZE): a width written for the warp, not for a group of the code's.
+  bool spelledAsWarpWidth(const clang::Expr *E, clang::ASTContext &Ctx) const;
   /// Whether F, or a function it calls, shuffles (cached).
   bool shufflesAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
+  /// E of a function template's pattern as one of Values in an
+  /// instantiation (`LANES / 2` of `sumLanes<float, 32>`, `C::kFull` of
+  /// `reduceWith<Config>`): the first instantiation that gives one. The
+  /// constant is named after E and that instantiation; a name that does not
+  /// say warp counts only where AnyName.
+  std::optional<WarpConstant> instantiatedWarpConstant(const clang::Expr *E,
+                                                       clang::ASTContext &Ctx,
+                                                       std::initializer_list<int64_t> Values,
+                                                       bool AnyName) const;
   /// How the translation unit groups lanes (computed once; see LaneGrouping).
   LaneGrouping laneGrouping(clang::ASTContext &Ctx);
   bool explicitLaneGroups(clang::ASTContext &Ctx) {
@@ -233,6 +246,12 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::BinaryOperator *>>
       BitAddressing;
   mutable llvm::DenseMap<const clang::FunctionDecl *, bool> Shuffling;
+  /// The expressions of each instantiated function body by their source
+  /// range: the instantiation of a pattern's expression keeps its range.
+  using ExprsByRange = llvm::DenseMap<std::pair<unsigned, unsigned>, const clang::Expr *>;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, ExprsByRange> InstantiatedExprs;
+  const clang::Expr *instantiatedCounterpart(const clang::Expr *E,
+                                             const clang::FunctionDecl *Instance) const;
   /// Parameters that every call in the unit passes a thread-derived value
   /// (a helper's `int t` called with threadIdx.x, a lambda's parameter);
   /// null while they are being computed.

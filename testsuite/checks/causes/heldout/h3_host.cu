@@ -26,7 +26,7 @@ int main() {
   cudaMalloc(&in, n * sizeof(int));
   cudaMalloc(&out, n / 32 * sizeof(int));                       // expect: W64-BLOCK-SIZE
   const int block = 128;
-  const int grid = n / 32 / (block / 32);                       // expect: W64-BLOCK-SIZE
+  const int grid = n / 32 / (block / 32);                       // expect: W64-BLOCK-SIZE, W64-WARP-COUNT
   perWarp<<<grid, block>>>(in, out, n);
   cudaDeviceSynchronize();
   return 0;

@@ -2,7 +2,7 @@
 #include <cuda_runtime.h>
 
 constexpr int kTeam = 32;                                       // note: W64-LANE-MATH
-constexpr unsigned kTeamMask = 0xffffffffu;
+constexpr unsigned kTeamMask = 0xffffffffu;                     // expect: W64-MASK32
 
 __device__ __forceinline__ float teamMax(float v) {
 #pragma unroll
@@ -35,7 +35,7 @@ __global__ void softmaxRows(const float *x, float *y, int rows, int cols) {
 
 void runSoftmax(const float *x, float *y, int rows, int cols) {
   const int teamsPerBlock = 4;
-  dim3 block(teamsPerBlock * kTeam);                            // note: W64-BLOCK-SIZE
+  dim3 block(teamsPerBlock * kTeam);                            // quiet: W64-BLOCK-SIZE
   dim3 grid((rows + teamsPerBlock - 1) / teamsPerBlock);
   softmaxRows<<<grid, block>>>(x, y, rows, cols);
 }

@@ -44,5 +44,5 @@ __global__ void rowMax(const float *a, float *m, int rows, int cols) {
 void launch(const float *in, float *out, int n, const float *a, float *m, int rows, int cols) {
   int threads = 8 * GROUP;                                     // note: W64-BLOCK-SIZE
   blockSum<<<(n + threads - 1) / threads, threads>>>(in, out, n);
-  rowMax<<<(rows + 3) / 4, 4 * 32>>>(a, m, rows, cols);         // note: W64-BLOCK-SIZE
+  rowMax<<<(rows + 3) / 4, 4 * 32>>>(a, m, rows, cols);         // quiet: W64-BLOCK-SIZE
 }
