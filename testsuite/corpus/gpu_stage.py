@@ -90,6 +90,9 @@ def parse_args(argv):
     ap.add_argument("--hip-nvidia-wave64-include",
                     default=os.path.join(REPO, "build", "hip-nvidia-wave64-include"))
     ap.add_argument("--only", help="--wave64: comma-separated benchmark names")
+    ap.add_argument("--force", action="store_true",
+                    help="--wave64: stage the --only names even where they are not selected "
+                         "(not NVIDIA-comparable by the front-end check, or never run)")
     ap.add_argument("--print-selection", action="store_true",
                     help="--wave64: print the selected names (comma-separated) and stop")
     return ap.parse_args(argv)
@@ -165,12 +168,16 @@ def candidates(gpu_records, dev_records):
             if r["name"] in nvidia and (r["verdict"] in RAN or r["verdict"] == "no-output")}
 
 
-def selection(gpu_records, dev_records, warp_relevant):
+def selection(gpu_records, dev_records, warp_relevant, forced=()):
     """The benchmarks to run, in order: those whose original printed
     comparable output before those that printed only timings, each group
-    warp-relevant first (warp_relevant(name) says), then fastest first."""
+    warp-relevant first (warp_relevant(name) says), then fastest first.
+    Forced names join as if their original had printed output."""
     entries = []
-    for name, r in candidates(gpu_records, dev_records).items():
+    chosen = candidates(gpu_records, dev_records)
+    for name in forced:
+        chosen.setdefault(name, {"verdict": None})
+    for name, r in chosen.items():
         entries.append({"name": name, "warpRelevant": bool(warp_relevant(name)),
                         "cudaSeconds": r.get("cudaRun", {}).get("seconds"),
                         "noOutput": r["verdict"] == "no-output", "previousVerdict": r["verdict"]})
@@ -257,14 +264,15 @@ def folder_bytes(folder):
 def wave64_entries(args):
     gpu, dev = load_records(args.gpu_results), load_records(args.results)
     names = set(candidates(gpu, dev))
+    forced = set(args.only.split(",")) if args.only and args.force else set()
     if args.only:
-        names &= set(args.only.split(","))
+        names = (names | forced) & set(args.only.split(","))
     if args.print_selection:
         return [{"name": n} for n in sorted(names)]
     check_translations(args.work, sorted(names))
     relevant = lambda n: uses_warp_features(os.path.join(args.work, n + "-out"),
                                             os.path.join(args.corpus, n + "-hip"))
-    return [e for e in selection(gpu, dev, relevant) if e["name"] in names]
+    return [e for e in selection(gpu, dev, relevant, forced) if e["name"] in names]
 
 
 def stage_wave64(args):

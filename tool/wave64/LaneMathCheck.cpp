@@ -311,6 +311,10 @@ private:
   }
 
   bool fixIsSafe(const BinaryOperator *B, Kind K, const FunctionFlow &Flow, ASTContext &Ctx) {
+    // No warp call and no warpSize around: the 32 may index data (match's
+    // `(x << 5) + (y & 31)` into rows of 32), which warpSize would break.
+    if (!analysis().warpWorkAround(enclosingFunction(B, Ctx), Ctx))
+      return false;
     if (K == Kind::LastLane || K == Kind::WarpBase)
       return true;
     if (K == Kind::LaneStride)

@@ -830,25 +830,37 @@ const Expr *WarpAnalysis::instantiatedCounterpart(const Expr *E,
 }
 
 bool WarpAnalysis::shufflesAround(const FunctionDecl *F, ASTContext &Ctx) const {
+  return warpCallsAround(F, Ctx).Shuffles;
+}
+
+bool WarpAnalysis::warpWorkAround(const FunctionDecl *F, ASTContext &Ctx) const {
+  return warpCallsAround(F, Ctx).WarpWork;
+}
+
+WarpAnalysis::WarpCalls WarpAnalysis::warpCallsAround(const FunctionDecl *F,
+                                                      ASTContext &Ctx) const {
   if (!F || !F->getBody())
-    return false;
-  auto [It, New] = Shuffling.try_emplace(F, false);
+    return {};
+  auto [It, New] = CallsAround.try_emplace(F);
   if (!New)
     return It->second;
   using namespace clang::ast_matchers;
-  auto Shuffles = [&](const Stmt *Body) {
+  WarpCalls Found;
+  auto Scan = [&](const Stmt *Body) {
+    Found.WarpWork |= referencesWarpSize(Body);
     for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *Body, Ctx))
-      if (auto W = asWarpCall(Node.getNodeAs<CallExpr>("call"), Map); W && W->isShuffle())
-        return true;
-    return false;
+      if (auto W = asWarpCall(Node.getNodeAs<CallExpr>("call"), Map)) {
+        Found.WarpWork = true;
+        Found.Shuffles |= W->isShuffle();
+      }
   };
-  bool Found = Shuffles(F->getBody());
+  Scan(F->getBody());
   for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *F->getBody(), Ctx)) {
     const FunctionDecl *Callee = Node.getNodeAs<CallExpr>("call")->getDirectCallee();
-    if (Found || (Callee && Callee != F && Callee->hasBody() && Shuffles(Callee->getBody())))
-      Found = true;
+    if (Callee && Callee != F && Callee->hasBody() && !(Found.Shuffles && Found.WarpWork))
+      Scan(Callee->getBody());
   }
-  Shuffling[F] = Found;
+  CallsAround[F] = Found;
   return Found;
 }
 
@@ -1016,6 +1028,9 @@ static bool usedAsShiftAmount(const Expr *E, const FunctionFlow &Flow, ASTContex
   return Used;
 }
 
+static bool rowOf32(const BinaryOperator *B, ASTContext &Ctx);
+static bool columnOf32(const BinaryOperator *B, ASTContext &Ctx);
+
 const llvm::DenseSet<const BinaryOperator *> &WarpAnalysis::bitAddressing(const FunctionDecl *F,
                                                                          ASTContext &Ctx) {
   auto [It, New] = BitAddressing.try_emplace(F);
@@ -1047,7 +1062,32 @@ const llvm::DenseSet<const BinaryOperator *> &WarpAnalysis::bitAddressing(const 
         It->second.insert(Position);
         It->second.insert(Word);
       }
+  // Rows of 32: `(r << 5) + (c & 31)`, `r * 32 + c % 32` address a [..][32] array.
+  for (const BoundNodes &Node :
+       match(findAll(binaryOperator(hasOperatorName("+")).bind("sum")), *F->getBody(), Ctx)) {
+    const auto *Sum = Node.getNodeAs<BinaryOperator>("sum");
+    const auto *Row = dyn_cast<BinaryOperator>(Sum->getLHS()->IgnoreParenImpCasts());
+    const auto *Col = dyn_cast<BinaryOperator>(Sum->getRHS()->IgnoreParenImpCasts());
+    if (Row && Col && !rowOf32(Row, Ctx))
+      std::swap(Row, Col);
+    if (Row && Col && rowOf32(Row, Ctx) && columnOf32(Col, Ctx)) {
+      It->second.insert(Row);
+      It->second.insert(Col);
+    }
+  }
   return It->second;
+}
+
+/// r << 5, r * 32: the start of row r of 32 elements.
+static bool rowOf32(const BinaryOperator *B, ASTContext &Ctx) {
+  auto C = constantOf(B->getRHS(), Ctx);
+  return C && ((B->getOpcode() == BO_Shl && *C == 5) || (B->getOpcode() == BO_Mul && *C == 32));
+}
+
+/// c & 31, c % 32: a column of a row of 32.
+static bool columnOf32(const BinaryOperator *B, ASTContext &Ctx) {
+  auto C = constantOf(B->getRHS(), Ctx);
+  return C && ((B->getOpcode() == BO_And && *C == 31) || (B->getOpcode() == BO_Rem && *C == 32));
 }
 
 /// Whether code outside system headers reads the builtin warpSize: lane math

@@ -207,6 +207,10 @@ public:
   bool spelledAsWarpWidth(const clang::Expr *E, clang::ASTContext &Ctx) const;
   /// Whether F, or a function it calls, shuffles (cached).
   bool shufflesAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
+  /// Whether F, or a function it calls, does warp-level work: any warp call
+  /// (shuffle, vote, ballot, __syncwarp, __activemask) or a read of warpSize.
+  /// Without it, a 32 in F is no lane count that a rewrite could safely change.
+  bool warpWorkAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
   /// E of a function template's pattern as one of Values in an
   /// instantiation (`LANES / 2` of `sumLanes<float, 32>`, `C::kFull` of
   /// `reduceWith<Config>`): the first instantiation that gives one. The
@@ -245,7 +249,12 @@ private:
   std::optional<LaneGrouping> Grouping;
   llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::BinaryOperator *>>
       BitAddressing;
-  mutable llvm::DenseMap<const clang::FunctionDecl *, bool> Shuffling;
+  struct WarpCalls {
+    bool Shuffles = false;
+    bool WarpWork = false;
+  };
+  WarpCalls warpCallsAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, WarpCalls> CallsAround;
   /// The expressions of each instantiated function body by their source
   /// range: the instantiation of a pattern's expression keeps its range.
   using ExprsByRange = llvm::DenseMap<std::pair<unsigned, unsigned>, const clang::Expr *>;

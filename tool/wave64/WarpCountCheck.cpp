@@ -88,9 +88,10 @@ private:
     if (C->Named) {
       Message += " ('" + C->Name + "' is " + std::to_string(C->Value) + ")";
     } else if (C->LiteralLoc.isValid()) {
-      // Runtime counts are safe to fix; compile-time ones may size arrays,
-      // where warpSize is not a constant on every HIP version.
-      bool Safe = Runtime;
+      // Runtime counts are safe to fix where the code works per warp;
+      // compile-time ones may size arrays, where warpSize is not a constant
+      // on every HIP version.
+      bool Safe = Runtime && A.warpWorkAround(enclosingFunction(B, Ctx), Ctx);
       const Expr *Left = L->IgnoreImpCasts();
       if (Shift) {
         bool Plain = B->isCompoundAssignmentOp() ||
