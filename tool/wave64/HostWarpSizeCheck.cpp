@@ -46,17 +46,38 @@ public:
 private:
   /// Whether E reads the device's warp size: cudaDeviceProp::warpSize, or a
   /// variable initialised from it or written by cudaDeviceGetAttribute with
-  /// cudaDevAttrWarpSize (followed through a few variables).
+  /// cudaDevAttrWarpSize, or a call of a function that returns it (followed
+  /// through a few variables and calls).
   static bool isDeviceWarpSize(const Expr *E, const FunctionDecl *F, ASTContext &Ctx, int Depth) {
     E = E->IgnoreParenImpCasts();
     if (const auto *M = dyn_cast<MemberExpr>(E))
       return M->getMemberDecl()->getName() == "warpSize" && !isa<VarDecl>(M->getMemberDecl());
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      return Depth < 4 && Call->getDirectCallee() &&
+             returnsDeviceWarpSize(Call->getDirectCallee(), Ctx, Depth + 1);
     const VarDecl *V = varOf(E);
     if (!V || Depth > 4 || !V->hasLocalStorage())
       return false;
     if (V->getInit() && isDeviceWarpSize(V->getInit(), F, Ctx, Depth + 1))
       return true;
     return writtenAsWarpSizeAttribute(V, F, Ctx);
+  }
+
+  /// Whether every return of G returns the device's warp size
+  /// (`int deviceWarp() { int ws; cudaDeviceGetAttribute(&ws, ...); return ws; }`).
+  static bool returnsDeviceWarpSize(const FunctionDecl *G, ASTContext &Ctx, int Depth) {
+    const FunctionDecl *Definition = nullptr;
+    if (!G->hasBody(Definition) || !Definition->getBody())
+      return false;
+    bool Returns = false;
+    for (const BoundNodes &Node :
+         match(findAll(returnStmt().bind("return")), *Definition->getBody(), Ctx)) {
+      const Expr *Value = Node.getNodeAs<ReturnStmt>("return")->getRetValue();
+      if (!Value || !isDeviceWarpSize(Value, Definition, Ctx, Depth))
+        return false;
+      Returns = true;
+    }
+    return Returns;
   }
 
   /// cudaDeviceGetAttribute(&V, cudaDevAttrWarpSize, device) in F.

@@ -28,7 +28,7 @@ int main() {
   cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, 0);
   if (threads == 32) // another attribute: quiet
     return 2;
-  if (warpWidth(0) > 32) // a function's result: not followed
+  if (warpWidth(0) > 32) // a function that returns the attribute: followed
     return 3;
   float *d;
   cudaMalloc(&d, 64 * sizeof(float));
