@@ -397,7 +397,11 @@ private:
       bool Safe = fixIsSafe(B, K, Flow, Ctx);
       if (auto Fix = literalFix(B, C, ConstExpr, Safe, SM))
         Fixes.push_back(std::move(*Fix));
-      if (!Safe)
+      if (!analysis().warpWorkAround(enclosingFunction(B, Ctx), Ctx))
+        Message += "; this function makes no warp call and reads no warpSize, so its results "
+                   "do not depend on the wavefront's width: change the 32 only together with "
+                   "warp-level code that relies on it (not changed automatically)";
+      else if (!Safe)
         Message += "; use " + Want + ", together with the code around it that relies on 32 "
                    "lanes (not changed automatically)";
       else

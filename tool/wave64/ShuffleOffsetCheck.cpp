@@ -310,10 +310,8 @@ private:
       auto C = constantOf(W.Args[Index], Ctx);
       Steps.push_back({W, C ? *C : -1});
     }
-    for (size_t I = 0; I + 1 < Steps.size(); ++I) {
-      if (Steps[I].Offset != 16 || Steps[I + 1].Offset != 8)
-        continue;
-      if (I > 0 && Steps[I - 1].Offset == 32)
+    for (size_t I = 0; I < Steps.size(); ++I) {
+      if (!startsAt16(Steps, I) && !butterflyEndsAt16(Steps, I))
         continue;
       const WarpCall &W = Steps[I].Call;
       const Expr *Offset = W.Args[W.offsetArg()];
@@ -322,10 +320,25 @@ private:
       if (guardedTo32Lanes(Block, Ctx))
         continue;
       report(useLoc(Offset->getBeginLoc(), Ctx.getSourceManager()), Severity::Warning,
-             "unrolled shuffle reduction starts at offset 16: on a 64-lane wavefront lanes 0-31 "
-             "and 32-63 are combined separately; add a step with offset 32 before it (or loop "
-             "from warpSize / 2)");
+             "unrolled shuffle reduction has no step above offset 16: on a 64-lane wavefront lanes 0-31 "
+             "and 32-63 are combined separately; add a step with offset 32 (or loop over "
+             "offsets up to warpSize / 2)");
     }
+  }
+
+  /// 16, 8, ... with no 32 step before it.
+  template <class StepList> static bool startsAt16(const StepList &Steps, size_t I) {
+    return I + 1 < Steps.size() && Steps[I].Offset == 16 && Steps[I + 1].Offset == 8 &&
+           !(I > 0 && Steps[I - 1].Offset == 32);
+  }
+
+  /// An xor butterfly written upwards, ..., 8, 16, with no 32 step after it.
+  template <class StepList> static bool butterflyEndsAt16(const StepList &Steps, size_t I) {
+    auto Xor = [](const WarpCall &W) {
+      return W.Fn == WarpFn::ShflXorSync || W.Fn == WarpFn::ShflXor;
+    };
+    return I > 0 && Steps[I].Offset == 16 && Steps[I - 1].Offset == 8 && Xor(Steps[I].Call) &&
+           Xor(Steps[I - 1].Call) && !(I + 1 < Steps.size() && Steps[I + 1].Offset == 32);
   }
 
   /// cg::tiled_partition<32>(block): tiles of 32 lanes, whose shuffles and

@@ -27,7 +27,7 @@ __global__ void blockSum(const float *in, float *out) {
   }
 }
 
-__global__ void halfWarp(float *out) {
+__global__ void halfWarp(float *out) { __syncwarp(); // warp-level work: its 32s count lanes
   int half = threadIdx.x & 31; // blocker: halfWarp
   int warp = threadIdx.x / 32; // waits: halfWarp
   if (half < 16) // half-warp logic: no safe fix

@@ -66,12 +66,12 @@ __global__ void blockSum(const float *in, float *out) {
 // uses it, and halfWarp's half-warp test has no safe fix.
 #define LANE_ID (threadIdx.x & 31) // blocker: macro, waits: macro
 
-__global__ void halfWarp(float *out) {
+__global__ void halfWarp(float *out) { __syncwarp(); // warp-level work: its 32s count lanes
   if (LANE_ID < 16) // half-warp logic: no safe fix
     out[threadIdx.x] = 0.f;
 }
 
-__global__ void lastLane(float *out) {
+__global__ void lastLane(float *out) { __syncwarp(); // warp-level work: its 32s count lanes
   int warp = threadIdx.x / 32; // waits: macro
   if (LANE_ID == 31) // waits: macro
     out[warp] = 1.f;

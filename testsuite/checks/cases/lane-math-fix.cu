@@ -5,7 +5,7 @@
 
 #define WARP_SIZE 32
 
-__global__ void fixable(float *out) {
+__global__ void fixable(float *out) { __syncwarp(); // warp-level work: its 32s count lanes
   __shared__ float partial[32];
   int lane = threadIdx.x % 32;
   int warp = threadIdx.x / 32;
@@ -20,7 +20,7 @@ __global__ void fixable(float *out) {
     out[warp2] = 0.f;
 }
 
-__global__ void not_fixable(float *out) {
+__global__ void not_fixable(float *out) { __syncwarp(); // warp-level work: its 32s count lanes
   __shared__ float buf[32];
   int lane = threadIdx.x % 32;      // indexes a 32-slot array: lanes 32-63 would overflow it
   buf[lane] = out[threadIdx.x];

@@ -5,7 +5,7 @@
 
 // Each lane sums every 32nd element from its own: on a 64-lane wavefront
 // with the lane widened alone, lanes 32-63 would repeat lanes 0-31's work.
-__global__ void stridedSum(const float *in, float *out, int n) {
+__global__ void stridedSum(const float *in, float *out, int n) { __syncwarp(); // warp-level work: its 32s count lanes
   int lane = threadIdx.x % 32; // fixed
   float sum = 0.f;
   for (int i = lane; i < n; i += 32) // fixed
@@ -15,7 +15,7 @@ __global__ void stridedSum(const float *in, float *out, int n) {
 
 // The j-th element of a lane in 32-lane strides: left to the reviewer, so
 // the lane is held back with it.
-__global__ void perLaneElements(const float *in, float *out) {
+__global__ void perLaneElements(const float *in, float *out) { __syncwarp(); // warp-level work: its 32s count lanes
   int lane = threadIdx.x & 31; // waits: split
   float sum = 0.f;
   for (int j = 0; j < 4; ++j)
@@ -24,6 +24,6 @@ __global__ void perLaneElements(const float *in, float *out) {
 }
 
 // A thread index (not a lane) plus 32 is no lane stride.
-__global__ void blockOffset(float *data) {
+__global__ void blockOffset(float *data) { __syncwarp(); // warp-level work: its 32s count lanes
   data[threadIdx.x + 32] = 0.f;
 }

@@ -1,7 +1,7 @@
 // In-source suppression: `cu2dcu: ignore ID` on the line or the line above.
 #include <cuda_runtime.h>
 
-__global__ void k(int *out) {
+__global__ void k(int *out) { __syncwarp(); // warp-level work: its 32s count lanes
   int a = threadIdx.x % 32;  // cu2dcu: ignore W64-LANE-MATH
   // cu2dcu: ignore W64-LANE-MATH
   int b = threadIdx.x / 32;

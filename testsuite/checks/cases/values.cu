@@ -1,6 +1,7 @@
 // W64 constants found by value: a while-loop offset, a template argument,
 // a template member, a constant of any name in a composite, and a launch
-// shape built from 32s for a kernel that splits its work by warpSize.
+// shape built from 32s for a kernel that splits its work by warpSize, and an
+// xor butterfly written upwards.
 #include <cuda_runtime.h>
 
 #define ROW_GROUP 32
@@ -53,4 +54,14 @@ __global__ void perWarpRows(const float *in, float *out) {
 void launchRows(const float *in, float *out, int rows) {
   perWarpRows<<<(rows + 3) / 4, 4 * 32>>>(in, out);
   groupRows<<<1, 128>>>(in, out);
+}
+
+// An xor butterfly written upwards, with no step of 32.
+__device__ int butterflyUp(int v) {
+  v += __shfl_xor_sync(0xffffffff, v, 1);
+  v += __shfl_xor_sync(0xffffffff, v, 2);
+  v += __shfl_xor_sync(0xffffffff, v, 4);
+  v += __shfl_xor_sync(0xffffffff, v, 8);
+  v += __shfl_xor_sync(0xffffffff, v, 16);
+  return v;
 }
