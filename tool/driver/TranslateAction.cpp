@@ -6,6 +6,7 @@
 #include "driver/TraversalScope.h"
 #include "translate/RawTokens.h"
 #include "match/HipDeclaredCollisionTranslator.h"
+#include "match/OverloadCollisionTranslator.h"
 #include "match/KernelLaunchTranslator.h"
 #include "match/LaunchBoundsTranslator.h"
 #include "match/NameUseTranslator.h"
@@ -49,7 +50,7 @@ public:
   AstTranslators(SourceContext &Context, const std::string &CudaIncludeDir,
                  const WarpCallPlanner &WarpPlan)
       : WarpPlan(WarpPlan), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
-        Bounds(Context), Registers(Context), Collisions(Context), Rdc(Context),
+        Bounds(Context), Registers(Context), Collisions(Context), Overloads(Context), Rdc(Context),
         EmptyBraces(Context), CaseLabels(Context) {}
 
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) {
@@ -79,6 +80,7 @@ public:
     else if (const auto *Function = Nodes.getNodeAs<clang::FunctionDecl>("function")) {
       Bounds.handle(Function);
       Collisions.handle(Function);
+      Overloads.handle(Function);
     } else if (const auto *Var = Nodes.getNodeAs<clang::VarDecl>("var"))
       Registers.handle(Var);
     else if (const auto *Type = Nodes.getNodeAs<clang::TypeLoc>("type"))
@@ -133,6 +135,7 @@ private:
   LaunchBoundsTranslator Bounds;
   RegisterKeywordTranslator Registers;
   HipDeclaredCollisionTranslator Collisions;
+  OverloadCollisionTranslator Overloads;
   RelocatableDeviceCodeTranslator Rdc;
   EmptyBraceAssignmentTranslator EmptyBraces;
   UnsupportedCaseLabelTranslator CaseLabels;

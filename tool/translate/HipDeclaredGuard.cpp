@@ -12,6 +12,18 @@ namespace cu2dcu {
 
 namespace {
 
+/// Whether the line before LineStart opens the guard written here (the
+/// input is an earlier translation).
+bool guardedAlready(const std::string &Text, size_t LineStart) {
+  if (LineStart == 0)
+    return false;
+  auto [Begin, End] = lineBounds(Text, LineStart - 1);
+  return llvm::StringRef(Text).slice(Begin, End).trim().starts_with(
+      "#if !defined(__HIP_PLATFORM_AMD__)");
+}
+
+} // namespace
+
 /// The lines [Begin, End) spans, from the first line's start to the last
 /// line's end (before its newline), when no other declaration shares them:
 /// before Begin only its specifiers (__device__ inline), after End only
@@ -27,18 +39,6 @@ std::optional<ByteRange> wholeLines(const std::string &Text, unsigned Begin, uns
     return std::nullopt;
   return ByteRange{unsigned(LineStart), unsigned(LineEnd)};
 }
-
-/// Whether the line before LineStart opens the guard written here (the
-/// input is an earlier translation).
-bool guardedAlready(const std::string &Text, size_t LineStart) {
-  if (LineStart == 0)
-    return false;
-  auto [Begin, End] = lineBounds(Text, LineStart - 1);
-  return llvm::StringRef(Text).slice(Begin, End).trim().starts_with(
-      "#if !defined(__HIP_PLATFORM_AMD__)");
-}
-
-} // namespace
 
 bool isCudaVectorTypeName(llvm::StringRef Name) {
   static const llvm::Regex VectorName(

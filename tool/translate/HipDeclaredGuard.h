@@ -10,9 +10,15 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace cu2dcu {
+
+/// The lines [Begin, End) spans, from the first line's start to the last
+/// line's end (before its newline), when no other declaration shares them:
+/// the range a guard (#if ... #endif) can wrap.
+std::optional<ByteRange> wholeLines(const std::string &Text, unsigned Begin, unsigned End);
 
 /// Whether Name is a CUDA built-in vector type (float4, uchar2, ...), which
 /// HIP on AMD replaces by HIP_vector_type.
