@@ -42,6 +42,18 @@ inline const clang::FunctionDecl *checkedFunction(const clang::Stmt *S, clang::A
   return F;
 }
 
+/// Whether S reads the variable V anywhere.
+inline bool mentions(const clang::Stmt *S, const clang::VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(S))
+    return Ref->getDecl() == V;
+  for (const clang::Stmt *Child : S->children())
+    if (mentions(Child, V))
+      return true;
+  return false;
+}
+
 /// Where to point at an expression that may start with a macro: the macro's
 /// name where it is used rather than its #define.
 inline clang::SourceLocation useLoc(clang::SourceLocation Loc, const clang::SourceManager &SM) {

@@ -18,16 +18,6 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-bool mentions(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    return Ref->getDecl() == V;
-  for (const Stmt *Child : S->children())
-    if (mentions(Child, V))
-      return true;
-  return false;
-}
 
 /// Shuffle calls in S (not descending into nested lambdas).
 void shufflesIn(const Stmt *S, const ApiMap &Map, std::vector<WarpCall> &Out) {

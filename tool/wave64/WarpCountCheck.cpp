@@ -58,6 +58,109 @@ private:
     return {};
   }
 
+  /// Host code that counts 32-lane warps for a buffer a kernel fills per
+  /// warp: `results = n / 32; cudaMalloc(&out, results * 4); k<<<g, b>>>(out)`
+  /// where k numbers its warps by warpSize, so it writes half of them.
+  void onHostWarpBuffer(const BinaryOperator *B, const WarpConstant &C, const FunctionDecl *F,
+                        ASTContext &Ctx) {
+    const Expr *Size = B;
+    const VarDecl *Count = countVariable(B, Ctx);
+    for (const BoundNodes &Node : match(
+             findAll(callExpr(callee(functionDecl(matchesName("^::cudaMalloc")))).bind("alloc")),
+             *F->getBody(), Ctx)) {
+      const auto *Alloc = Node.getNodeAs<CallExpr>("alloc");
+      if (Alloc->getNumArgs() < 2 || !(contains(Alloc->getArg(1), Size) ||
+                                       (Count && mentions(Alloc->getArg(1), Count))))
+        continue;
+      const VarDecl *Buffer = varOf(stripAddressOf(Alloc->getArg(0)));
+      const CUDAKernelCallExpr *Launch = Buffer ? warpSizedLaunchOf(Buffer, F, Ctx) : nullptr;
+      if (!Launch)
+        continue;
+      const SourceManager &SM = Ctx.getSourceManager();
+      std::string Kernel = Launch->getDirectCallee()->getNameAsString();
+      report(C.LiteralLoc.isValid() ? C.LiteralLoc : B->getOperatorLoc(), Severity::Warning,
+                    "'" + exprText(B, SM) + "' counts 32-lane warps for '" +
+                        Buffer->getNameAsString() + "', which '" + Kernel +
+                        "' fills per warp numbered by warpSize: with 64-lane wavefronts it "
+                        "writes half as many values, and the host reads the rest unwritten; "
+                        "count with the device's warp size (cudaDeviceProp::warpSize)",
+             {}, C.DefinitionLoc);
+      return;
+    }
+  }
+
+  /// The local variable B initialises (`const int results = n / 32;`).
+  static const VarDecl *countVariable(const BinaryOperator *B, ASTContext &Ctx) {
+    auto Parents = Ctx.getParents(*B);
+    while (!Parents.empty() && (Parents[0].get<ImplicitCastExpr>() || Parents[0].get<ParenExpr>()))
+      Parents = Ctx.getParents(Parents[0]);
+    const auto *V = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
+    return V && V->hasLocalStorage() ? V : nullptr;
+  }
+
+  static const Expr *stripAddressOf(const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      return U->getSubExpr();
+    return E;
+  }
+
+  static bool contains(const Stmt *S, const Stmt *Wanted) {
+    if (!S)
+      return false;
+    if (S == Wanted)
+      return true;
+    return llvm::any_of(S->children(), [&](const Stmt *C) { return contains(C, Wanted); });
+  }
+
+  /// A launch in F that passes Buffer to a kernel which shuffles and numbers
+  /// its warps by warpSize.
+  const CUDAKernelCallExpr *warpSizedLaunchOf(const VarDecl *Buffer, const FunctionDecl *F,
+                                              ASTContext &Ctx) {
+    for (const BoundNodes &Node :
+         match(findAll(cudaKernelCallExpr().bind("launch")), *F->getBody(), Ctx)) {
+      const auto *Launch = Node.getNodeAs<CUDAKernelCallExpr>("launch");
+      const FunctionDecl *Kernel = Launch->getDirectCallee();
+      if (!Kernel || !Kernel->hasBody() || !analysis().shufflesAround(Kernel, Ctx) ||
+          !referencesWarpSize(Kernel->getBody()))
+        continue;
+      for (const Expr *Arg : Launch->arguments())
+        if (mentions(Arg, Buffer))
+          return Launch;
+    }
+    return nullptr;
+  }
+
+  /// The fixes of a literal count: runtime counts are safe to fix where the
+  /// code works per warp; compile-time ones may size arrays, where warpSize is
+  /// not a constant on every HIP version.
+  std::vector<Wave64Fix> countFixes(const BinaryOperator *B, const WarpConstant &C, bool Runtime,
+                                    ASTContext &Ctx) {
+    WarpAnalysis &A = analysis();
+    const SourceManager &SM = Ctx.getSourceManager();
+    const Expr *L = B->getLHS(), *R = B->getRHS();
+    bool Safe = Runtime && A.warpWorkAround(enclosingFunction(B, Ctx), Ctx);
+    std::vector<Wave64Fix> Fixes;
+    if (B->getOpcode() == BO_Shr || B->getOpcode() == BO_ShrAssign) {
+      const Expr *Left = L->IgnoreImpCasts();
+      bool Plain = B->isCompoundAssignmentOp() ||
+                   (!isa<BinaryOperator>(Left) && !isa<ConditionalOperator>(Left));
+      Fixes.push_back(rangeFix(SM, B->getOperatorLoc(), R->getEndLoc(),
+                               B->isCompoundAssignmentOp() ? "/= warpSize" : "/ warpSize",
+                               "divide by warpSize", Safe && Plain));
+    } else {
+      Fixes.push_back(tokenFix(SM, C.LiteralLoc, "warpSize", "divide by warpSize", Safe));
+    }
+    // (n + 31) / 32: the rounding term goes with it.
+    if (const auto *Add = dyn_cast<BinaryOperator>(L->IgnoreParenImpCasts());
+        Add && Add->getOpcode() == BO_Add)
+      if (auto Round = A.warpConstant(Add->getRHS(), Ctx, {31}, Add->getOperatorLoc());
+          Round && !Round->Named && Round->LiteralLoc.isValid())
+        Fixes.push_back(tokenFix(SM, Round->LiteralLoc, "(warpSize - 1)",
+                                 "round up to whole wavefronts", Safe));
+    return Fixes;
+  }
+
   void onDivision(const BinaryOperator *B, ASTContext &Ctx) {
     if (!inTranslatedCode(context(), B->getOperatorLoc()))
       return;
@@ -78,8 +181,11 @@ private:
     const SourceManager &SM = Ctx.getSourceManager();
     bool Runtime = TL & TaintBlockDim;
     std::string Name = Runtime ? std::string() : blockNameOf(L, Ctx);
-    if (!Runtime && Name.empty())
+    if (!Runtime && Name.empty()) {
+      if (F && !isDeviceFunction(F))
+        onHostWarpBuffer(B, *C, F, Ctx);
       return;
+    }
     std::string Message = "'" + exprText(B, SM) +
                           "' counts 32-thread warps; a block has half as many 64-lane "
                           "wavefronts, so per-warp loops and slots beyond that stay unwritten: "
@@ -88,27 +194,7 @@ private:
     if (C->Named) {
       Message += " ('" + C->Name + "' is " + std::to_string(C->Value) + ")";
     } else if (C->LiteralLoc.isValid()) {
-      // Runtime counts are safe to fix where the code works per warp;
-      // compile-time ones may size arrays, where warpSize is not a constant
-      // on every HIP version.
-      bool Safe = Runtime && A.warpWorkAround(enclosingFunction(B, Ctx), Ctx);
-      const Expr *Left = L->IgnoreImpCasts();
-      if (Shift) {
-        bool Plain = B->isCompoundAssignmentOp() ||
-                     (!isa<BinaryOperator>(Left) && !isa<ConditionalOperator>(Left));
-        Fixes.push_back(rangeFix(SM, B->getOperatorLoc(), R->getEndLoc(),
-                                 B->isCompoundAssignmentOp() ? "/= warpSize" : "/ warpSize",
-                                 "divide by warpSize", Safe && Plain));
-      } else {
-        Fixes.push_back(tokenFix(SM, C->LiteralLoc, "warpSize", "divide by warpSize", Safe));
-      }
-      // (n + 31) / 32: the rounding term goes with it.
-      if (const auto *Add = dyn_cast<BinaryOperator>(L->IgnoreParenImpCasts());
-          Add && Add->getOpcode() == BO_Add)
-        if (auto Round = A.warpConstant(Add->getRHS(), Ctx, {31}, Add->getOperatorLoc());
-            Round && !Round->Named && Round->LiteralLoc.isValid())
-          Fixes.push_back(tokenFix(SM, Round->LiteralLoc, "(warpSize - 1)",
-                                   "round up to whole wavefronts", Safe));
+      Fixes = countFixes(B, *C, Runtime, Ctx);
     }
     Expr::EvalResult Constant;
     if (!Runtime && !L->isValueDependent() && L->EvaluateAsInt(Constant, Ctx))

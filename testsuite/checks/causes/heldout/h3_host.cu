@@ -24,9 +24,9 @@ int main() {
   const int n = 1 << 20;
   int *in, *out;
   cudaMalloc(&in, n * sizeof(int));
-  cudaMalloc(&out, n / 32 * sizeof(int));                       // expect: W64-BLOCK-SIZE
+  cudaMalloc(&out, n / 32 * sizeof(int));                       // expect: W64-WARP-COUNT
   const int block = 128;
-  const int grid = n / 32 / (block / 32);                       // expect: W64-BLOCK-SIZE, W64-WARP-COUNT
+  const int grid = n / 32 / (block / 32);                       // expect: W64-WARP-COUNT
   perWarp<<<grid, block>>>(in, out, n);
   cudaDeviceSynchronize();
   return 0;

@@ -26,7 +26,7 @@ int main() {
   cudaGetDeviceProperties(&prop, 0);
   const bool wide = prop.warpSize > 32;                            // expect: W64-HOST-WARP-SIZE
   const int n = 1 << 16, threads = 256;
-  const int results = n / 32;                                      // expect: W64-BLOCK-SIZE
+  const int results = n / 32;                                      // expect: W64-WARP-COUNT
   float *in, *out;
   cudaMalloc(&in, n * sizeof(float));
   cudaMalloc(&out, results * sizeof(float));
