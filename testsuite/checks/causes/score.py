@@ -4,8 +4,9 @@
   score.py --tool cu2dcu [--tool-arg ARG ...] --name NAME --json FILE
 
 Runs precision.py on causes/tuning (the cases tuned against), causes/heldout
-(the first held-out round, scored once and tuned against since) and
-causes/heldout2 (the second round, scored only once a piece of work is
+(the first held-out round, scored once and tuned against since),
+causes/heldout2 (the second round, scored once, partly tuned against since)
+and causes/heldout3 (the third, scored only once a piece of work is
 finished), and records under NAME in FILE (kept, other names left as they
 are): each set's summary, a table per cause (file N_*.cu is cause N) and
 whether the goal holds (precision and recall >= 0.95 on the newest held-out
@@ -19,7 +20,7 @@ CAUSES = {"1": "lane strides and per-lane splits", "2": "recognition by value, n
           "3": "host code", "4": "thread index used as data",
           "5": "consistent 32-lane groups", "6": "projects with their own AMD path"}
 GOAL = 0.95
-HALVES = ("tuning", "heldout", "heldout2")  # the last is the unseen round
+HALVES = ("tuning", "heldout", "heldout2", "heldout3")  # the last is the unseen round
 
 
 def score(tool, extra, half):
