@@ -3,6 +3,7 @@
 #include "core/CheckIds.h"
 #include "core/SourceText.h"
 #include "translate/HipDeclaredGuard.h"
+#include "translate/RawTokens.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -12,21 +13,17 @@ namespace cu2dcu {
 
 std::string OverloadCollisionTranslator::translatedSpelling(const std::string &Type) const {
   std::string Out;
-  for (size_t I = 0; I < Type.size();) {
-    if (!llvm::isAlpha(Type[I]) && Type[I] != '_') {
-      Out += Type[I++];
+  unsigned Done = 0;
+  for (const RawToken &T : lexRaw(Type, 0, Type.size())) {
+    if (T.Kind != clang::tok::raw_identifier)
       continue;
-    }
-    size_t End = I;
-    while (End < Type.size() && (llvm::isAlnum(Type[End]) || Type[End] == '_'))
-      ++End;
-    std::string Word = Type.substr(I, End - I);
-    const ApiEntry *Entry = Context.map().lookup(Word);
-    bool Renamed = Entry && !Entry->Hip.empty() && !Entry->isMissingIn(Context.options().TargetHip);
-    Out += Renamed ? Entry->Hip : Word;
-    I = End;
+    const ApiEntry *Entry = Context.map().lookup(Type.substr(T.Offset, T.Length));
+    if (!Entry || Entry->Hip.empty() || Entry->isMissingIn(Context.options().TargetHip))
+      continue;
+    Out += Type.substr(Done, T.Offset - Done) + Entry->Hip;
+    Done = T.Offset + T.Length;
   }
-  return Out;
+  return Out + Type.substr(Done);
 }
 
 std::string OverloadCollisionTranslator::signature(const clang::FunctionDecl *Function,
@@ -37,7 +34,8 @@ std::string OverloadCollisionTranslator::signature(const clang::FunctionDecl *Fu
   OS << Function->getQualifiedNameAsString() << '(';
   for (const clang::ParmVarDecl *P : Function->parameters()) {
     std::string Type = P->getType().getAsString(Policy);
-    OS << (Translated ? translatedSpelling(Type) : Type) << (P == Function->parameters().back() ? "" : ", ");
+    OS << (P == Function->parameters().front() ? "" : ", ")
+       << (Translated ? translatedSpelling(Type) : Type);
   }
   OS << ')';
   if (const auto *Method = llvm::dyn_cast<clang::CXXMethodDecl>(Function))
