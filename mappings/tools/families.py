@@ -73,7 +73,8 @@ FAMILIES = [
          hip_lib="hipCUB"),
     dict(family="thrust", file="thrust.yaml", cuda=[], hip=["thrust/device_vector.h"],
          hip_lib="rocThrust"),
-    dict(family="nvtx", file="nvtx.yaml", cuda=["nvtx3/nvToolsExt.h"], cuda_prefix="nvtx3/",
+    dict(family="nvtx", file="nvtx.yaml", cuda=["nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCudaRt.h",
+                                                       "nvtx3/nvToolsExtCuda.h"], cuda_prefix="nvtx3/",
          hip=["roctracer/roctx.h"], hip_lib="roctx"),
     dict(family="headers", file="headers.yaml", cuda=[], hip=[]),
 ]
@@ -86,7 +87,8 @@ CUDA_TU = ["cuda_runtime.h", "cuda.h", "cuda_profiler_api.h", "cuda_fp16.h",
            "math_constants.h",
            "cublas_v2.h", "cufft.h", "cufftXt.h", "curand.h", "curand_kernel.h",
            "cusparse.h", "cusolverDn.h", "cusolverSp.h", "cusolverRf.h",
-           "cusolverMg.h", "cudnn.h", "nccl.h", "nvtx3/nvToolsExt.h"]
+           "cusolverMg.h", "cudnn.h", "nccl.h", "nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCudaRt.h",
+           "nvtx3/nvToolsExtCuda.h"]
 # Headers of the HIP translation unit, those a HIP tree has (hdrscan.HipTree):
 # HIP 5.2 here has the core, hipSPARSE and hipRAND; the HIP 6.4 tree of
 # scripts/fetch-hip64.sh every library.

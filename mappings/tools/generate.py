@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hdrscan  # noqa: E402
 import families as F  # noqa: E402
 import manual  # noqa: E402
+import api_shims  # noqa: E402
 import math_shims  # noqa: E402
 import yamlio  # noqa: E402
 
@@ -223,7 +224,7 @@ def generated_shims(args):
     """Writes (or with --check compares) the shims made from CUDA's headers;
     the names of those that differ."""
     stale = []
-    for name, want in math_shims.shim_files().items():
+    for name, want in {**math_shims.shim_files(), **api_shims.shim_files()}.items():
         path = os.path.join(MAPDIR, "shims", name)
         have = open(path).read() if os.path.exists(path) else None
         if have == want:

@@ -8,6 +8,8 @@ documentation named next to the entry.
 import os
 import re
 
+import api_shims
+
 CUDA_INC = os.environ.get("CU2DCU_CUDA_PATH", "/usr/local/cuda") + "/include"
 
 
@@ -194,12 +196,12 @@ RUNTIME = {
         "(stream, status, id): extra output arguments must be dropped by hand.")),
     "cudaMemPrefetchAsync": U(
         "CUDA 13 takes a cudaMemLocation and flags; HIP up to 6.4 takes a device ordinal "
-        "(hipMemPrefetchAsync(ptr, count, device, stream)). The shim passes the location's "
-        "device on AMD and calls CUDA's own on NVIDIA.", shim="cu2dcu_hipMemPrefetchAsync"),
+        "(hipMemPrefetchAsync(ptr, count, device, stream)). The shim also takes CUDA 12's form "
+        "(a device ordinal and the stream); it passes the device on AMD and calls CUDA's own on NVIDIA.", shim="cu2dcu_hipMemPrefetchAsync"),
     "cudaMemAdvise": U(
         "CUDA 13 takes a cudaMemLocation; HIP up to 6.4 takes a device ordinal "
-        "(hipMemAdvise(ptr, count, advice, device)). The shim "
-        "passes the location's device on AMD and calls CUDA's own on NVIDIA.",
+        "(hipMemAdvise(ptr, count, advice, device)). The shim also takes CUDA 12's form "
+        "(a device ordinal); it passes the device on AMD and calls CUDA's own on NVIDIA.",
         shim="cu2dcu_hipMemAdvise"),
     "cudaLaunchKernel": S("hipLaunchKernel", function_arg=0),
     "cudaFuncGetAttributes": S("hipFuncGetAttributes", function_arg=1),
@@ -515,6 +517,8 @@ HEADERS = {
     "cuda_pipeline.h": HU("memcpy_async pipelines have no HIP equivalent."),
     "cuda_awbarrier.h": HU("arrive/wait barriers have no HIP equivalent."),
     "nvtx3/nvToolsExt.h": H("roctracer/roctx.h", link="roctx64", note="roctx covers marks and ranges with ASCII messages"),
+    "nvtx3/nvToolsExtCudaRt.h": H("", note="roctx cannot name CUDA resources; the nvtxNameCuda* shims include it on NVIDIA"),
+    "nvtx3/nvToolsExtCuda.h": H("", note="roctx cannot name CUDA resources; the nvtxNameCu* shims include it on NVIDIA"),
     # libraries (ROCm >= 5.2 puts each library's headers in include/<component>/,
     # see the ROCm 5.2 deprecation message quoted in docs/maps.md)
     "cublas_v2.h": H("hipblas/hipblas.h", hip_defines=HIPBLAS_DEFINES, note=HIPBLAS_DEFINES_NOTE),
@@ -919,6 +923,16 @@ RULES["cublas"].update({
     "CUBLAS_OP_HERMITAN": S("HIPBLAS_OP_C", note="alias of CUBLAS_OP_C"),
     "cublasDataType_t": S("hipDataType", note="cublasDataType_t is a typedef of cudaDataType"),
 })
+# Shims written from one rule per group (api_shims.py): block-scope atomics,
+# the system-scope wrap-around atomics, directed rounding, NVTX's naming.
+# NVTX's character-neutral macros (nvtxNameCudaStream) name the A functions.
+for _n in list(api_shims.shims()) + [_a[:-1] for _a in api_shims.shims() if _a.startswith("nvtx")]:
+    _fam = "nvtx" if _n.startswith("nvtx") else "device"
+    RULES.setdefault(_fam, {})[_n] = U(
+        "roctx cannot name CUDA resources; the shim does nothing on AMD, where a name would "
+        "only label a profile, and is CUDA's own on NVIDIA." if _fam == "nvtx" else
+        NOT_IN_HIP + "; the shim stands in on AMD (its description in the output says how).",
+        shim=api_shims.shim_name(_n if _n in api_shims.shims() else _n + "A"))
 RULES["device"]["__vmaxs4"] = U(
     "not declared in the HIP 5.2 or 6.4 headers; the shim computes the per-byte maximum.",
     shim="cu2dcu_vmaxs4")
