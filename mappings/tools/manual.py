@@ -190,7 +190,11 @@ RUNTIME = {
                         "cudaMallocHost(p, n) becomes hipHostMalloc(p, n, 0) "
                         "(hipMallocHost with two arguments exists but is deprecated)"),
     "cudaGetDeviceProperties": S("hipGetDeviceProperties", note=PROP_NOTE),
-    "cudaGraphInstantiate": S("hipGraphInstantiateWithFlags", note=GRAPH_INST_NOTE),
+    "cudaGraphInstantiate": S("hipGraphInstantiateWithFlags", note=GRAPH_INST_NOTE,
+                              hip_by_arity={"5": "hipGraphInstantiate"}),
+    # CUDA's C++ overloads (cuda_runtime.h) that take the flags of the C API's
+    # WithFlags function; HIP has only the C functions.
+    "cudaEventCreate": S("hipEventCreate", hip_by_arity={"2": "hipEventCreateWithFlags"}),
     "cudaStreamGetCaptureInfo": S("hipStreamGetCaptureInfo", note=(
         "CUDA 13 returns graph, dependencies and edge data too; HIP 5.2 takes only "
         "(stream, status, id): extra output arguments must be dropped by hand.")),

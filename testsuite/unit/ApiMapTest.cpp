@@ -307,6 +307,13 @@ TEST_F(ApiMapTest, MissingFileIsAnError) {
   EXPECT_TRUE(Map.hasErrors());
 }
 
+std::string arityForms(const ApiEntry &E) {
+  std::string Forms;
+  for (const auto &[Arity, Hip] : E.HipByArity)
+    Forms += std::to_string(Arity) + "=" + Hip + ",";
+  return Forms;
+}
+
 // Everything a load yields, in a comparable form: what a cached load must repeat.
 std::vector<std::string> describe(const ApiMap &Map) {
   std::vector<std::string> Lines;
@@ -316,7 +323,7 @@ std::vector<std::string> describe(const ApiMap &Map) {
                     "|" + (E->HipSince ? E->HipSince->str() : "-") + "|" + E->CudaSince + "|" +
                     E->CudaRemoved + "|" + (E->SymbolArg ? std::to_string(*E->SymbolArg) : "-") +
                     "|" + (E->FunctionArg ? std::to_string(*E->FunctionArg) : "-") + "|" + E->HipRequires + "|" + E->Link + "|" + llvm::join(E->HipDefines, ",") + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
-                    (E->Warp != WarpFn::None ? warpFnName(E->Warp) : "-") + "|" + E->SourceFile + ":" + std::to_string(E->SourceLine) + ":" +
+                    (E->Warp != WarpFn::None ? warpFnName(E->Warp) : "-") + "|" + arityForms(*E) + "|" + E->SourceFile + ":" + std::to_string(E->SourceLine) + ":" +
                     std::to_string(E->SourceColumn));
   for (const MapLoadIssue &I : Map.issues())
     Lines.push_back(I.File + ":" + std::to_string(I.Line) + ":" + std::to_string(I.Column) +
@@ -332,6 +339,7 @@ entries:
   - {cuda: cudaFoo, kind: function, status: unsupported, reason: "no equivalent", cuda_since: "9.0"}
   - {cuda: cudaBar, kind: function, status: removed, cuda_removed: "12.0"}
   - {cuda: cudaFuncSetCacheConfig, hip: hipFuncSetCacheConfig, kind: function, function_arg: 0}
+  - {cuda: cudaGraphInstantiate, hip: hipGraphInstantiateWithFlags, kind: function, hip_by_arity: {"5": hipGraphInstantiate, "4": hipX}}
   - {cuda: cooperative_groups/reduce.h, hip: hip/hip_cooperative_groups.h, kind: header, hip_requires: hip/hip_runtime.h}
   - {cuda: cublas_v2.h, hip: hipblas/hipblas.h, kind: header, hip_defines: [HIPBLAS_V2, HIPBLAS_USE_HIP_HALF]}
   - {cuda: nvtx3/nvToolsExt.h, hip: roctracer/roctx.h, kind: header, link: roctx64}

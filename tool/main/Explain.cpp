@@ -50,6 +50,9 @@ void printEntryFacts(const ApiEntry &E, llvm::raw_ostream &OS) {
     OS << "  note: " << E.Note << "\n";
   if (!E.Link.empty())
     OS << "  link: -l" << E.Link << " (build files gain it)\n";
+  for (const auto &[Arity, Hip] : E.HipByArity)
+    OS << "  a call with " << Arity << " argument" << (Arity == 1 ? "" : "s") << " becomes " << Hip
+       << " instead\n";
 }
 
 void printShim(const ApiMap &Map, const std::string &Name, const char *Role,

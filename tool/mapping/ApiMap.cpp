@@ -52,7 +52,7 @@ const std::set<std::string> KnownEntryKeys = {
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
-    "hip_guard",    "hip_guard_until", "warp",       "link"};
+    "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity"};
 const std::set<std::string> KnownFileKeys = {"family",  "cuda_headers", "hip_headers",
                                              "api_names", "reasons",     "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -533,6 +533,8 @@ private:
             "defined_only and hip_in_condition are for macro entries");
     Require(!field(All, "warp").IsDefined() || E.Kind == EntryKind::Function,
             "warp is for function entries");
+    Require(!field(All, "hip_by_arity").IsDefined() || E.Kind == EntryKind::Function,
+            "hip_by_arity is for function entries");
     Require(E.Kind != EntryKind::Namespace ||
                 llvm::StringRef(E.Cuda).ends_with("::"),
             "namespace entries end with '::'");
@@ -561,6 +563,7 @@ private:
         Ok = false;
       }
     }
+    Ok &= readHipByArity(field(All, "hip_by_arity"), N, E);
     for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg}}) {
       YAML::Node Arg = field(All, Key);
       unsigned Index = 0;
@@ -573,6 +576,23 @@ private:
         Ok = false;
       }
     }
+    return Ok;
+  }
+
+  bool readHipByArity(const YAML::Node &Forms, const YAML::Node &N, ApiEntry &E) {
+    if (!Forms.IsDefined())
+      return true;
+    bool Ok = Forms.IsMap();
+    for (auto It = Forms.begin(); Ok && It != Forms.end(); ++It) {
+      unsigned Arity = 0;
+      Ok = It->first.IsScalar() && matches("^[0-9]+$", It->first.Scalar()) &&
+           YAML::convert<unsigned>::decode(It->first, Arity) && It->second.IsScalar() &&
+           !It->second.Scalar().empty();
+      if (Ok)
+        E.HipByArity[Arity] = It->second.Scalar();
+    }
+    if (!Ok)
+      fail(N, "'" + E.Cuda + "': hip_by_arity must map argument counts to HIP names");
     return Ok;
   }
 

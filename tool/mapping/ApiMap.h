@@ -77,6 +77,10 @@ struct ApiEntry {
   /// HipSince until HipGuardUntil (HIP_ENABLE_WARP_SYNC_BUILTINS, 6.2 to 7.0).
   std::string HipGuard;
   std::optional<HipVersion> HipGuardUntil;
+  /// Functions: the HIP name a call with this many arguments becomes, where
+  /// HIP splits one CUDA function by its forms (hip_by_arity:
+  /// cudaGraphInstantiate's 5-argument form is hipGraphInstantiate).
+  std::map<unsigned, std::string> HipByArity;
   /// Functions: the role of a CUDA warp function (`warp`); None for others.
   WarpFn Warp = WarpFn::None;
   std::string SourceFile; // map file and line, for conflict messages

@@ -53,6 +53,12 @@ json::Object encodeEntry(const ApiEntry &E) {
     O["defined_only"] = true;
   if (E.Warp != WarpFn::None)
     O["warp"] = int(E.Warp);
+  if (!E.HipByArity.empty()) {
+    json::Object Forms;
+    for (const auto &[Arity, Hip] : E.HipByArity)
+      Forms[std::to_string(Arity)] = Hip;
+    O["hip_by_arity"] = std::move(Forms);
+  }
   return O;
 }
 
@@ -97,6 +103,14 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
   if (std::optional<int64_t> Arg = O.getInteger("function_arg"))
     E.FunctionArg = unsigned(*Arg);
   E.DefinedOnly = O.getBoolean("defined_only").value_or(false);
+  if (const json::Object *Forms = O.getObject("hip_by_arity"))
+    for (const auto &[Arity, Hip] : *Forms) {
+      unsigned N = 0;
+      std::optional<llvm::StringRef> Name = Hip.getAsString();
+      if (llvm::StringRef(Arity).getAsInteger(10, N) || !Name)
+        return std::nullopt;
+      E.HipByArity[N] = Name->str();
+    }
   if (std::optional<int64_t> Warp = O.getInteger("warp")) {
     if (*Warp <= int(WarpFn::None) || *Warp > int(WarpFn::All))
       return std::nullopt;

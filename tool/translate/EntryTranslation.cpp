@@ -24,9 +24,29 @@ void addFinding(FileFindings &Out, const std::string &Text, const std::string &P
   Out.Diagnostics.push_back(std::move(D));
 }
 
+/// The entry as it applies to the call whose name ends at NameEnd: where HIP
+/// has another function for this argument count (hip_by_arity), that one,
+/// whose note (about the entry's usual form) no longer applies.
+static std::optional<ApiEntry> formOfCall(const ApiEntry &Entry, const std::string &Text,
+                                          unsigned NameEnd) {
+  if (Entry.HipByArity.empty())
+    return std::nullopt;
+  std::optional<unsigned> Arity = callArity(Text, NameEnd);
+  auto Form = Arity ? Entry.HipByArity.find(*Arity) : Entry.HipByArity.end();
+  if (Form == Entry.HipByArity.end())
+    return std::nullopt;
+  ApiEntry Call = Entry;
+  Call.Hip = Form->second;
+  Call.Note.clear();
+  Call.HipByArity.clear();
+  return Call;
+}
+
 void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
                   const std::string &Text, const std::string &Path,
                   const TranslationOptions &Options, FileFindings &Out) {
+  if (std::optional<ApiEntry> Call = formOfCall(Entry, Text, Offset + Length))
+    return translateUse(*Call, Offset, Length, Text, Path, Options, Out);
   if (Entry.usesShim(Options.TargetHip)) {
     addFinding(Out, Text, Path, Offset, check_ids::Shim, Severity::Note,
                "'" + Entry.Cuda + "' has no equivalent in HIP " + Options.TargetHip.str() +

@@ -67,6 +67,33 @@ std::vector<RawToken> lexRaw(const std::string &Text, unsigned Begin, unsigned E
   return Tokens;
 }
 
+std::optional<unsigned> callArity(const std::string &Text, unsigned NameEnd) {
+  // A call's argument list rarely spans more than a few lines; the window
+  // keeps each lookup cheap in a long file.
+  constexpr unsigned Window = 4096;
+  std::vector<RawToken> T = lexRaw(Text, NameEnd, unsigned(std::min<size_t>(Text.size(), NameEnd + Window)));
+  if (T.empty() || T[0].Kind != clang::tok::l_paren)
+    return std::nullopt;
+  unsigned Depth = 0, Commas = 0;
+  for (size_t I = 0; I < T.size(); ++I) {
+    switch (T[I].Kind) {
+    case clang::tok::l_paren: case clang::tok::l_square: case clang::tok::l_brace:
+      ++Depth;
+      break;
+    case clang::tok::r_paren: case clang::tok::r_square: case clang::tok::r_brace:
+      if (--Depth == 0)
+        return I == 1 ? 0 : Commas + 1;
+      break;
+    case clang::tok::comma:
+      Commas += Depth == 1;
+      break;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
 std::string cleanSpelling(const std::string &Text, const RawToken &T) {
   std::string Raw = Text.substr(T.Offset, T.Length);
   if (!T.NeedsCleaning)

@@ -6,6 +6,7 @@
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/TokenKinds.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ std::vector<RawToken> lexRaw(const std::string &Text, unsigned Begin, unsigned E
 /// optional spaces and tabs, and a newline), the offset just past that
 /// newline; else 0.
 size_t continuationEnd(const std::string &Text, size_t Backslash);
+
+/// The number of arguments of the call whose callee name ends at NameEnd:
+/// the '(' that follows it, split at commas outside brackets. Nothing when no
+/// '(' follows or the parentheses do not close within the file.
+std::optional<unsigned> callArity(const std::string &Text, unsigned NameEnd);
 
 /// The spelling of a token as the compiler sees it: line continuations
 /// (backslash, optional spaces, newline) removed.
