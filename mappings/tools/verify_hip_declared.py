@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Checks mappings/collisions/hip_declared.yaml against real compilers: a use
-of each entry's function (or operator) must compile against HIP 5.2 (hipcc)
-and HIP 6.4 (clang++-22 with the headers scripts/fetch-hip64.sh unpacks),
-and must not compile with nvcc against CUDA. Exit 1 on a wrong entry, 2 when
-a toolchain is missing (never a silent pass).
+"""Checks mappings/collisions/hip_declared.yaml against real compilers: a
+program's own definition of each entry's function (or operator), and a use of
+it, must fail to compile against every HIP from the entry's hip_since (HIP 5.2
+with hipcc, HIP 6.4 with clang++-22 and the headers scripts/fetch-hip64.sh
+unpacks), compile against an older HIP, and compile with nvcc against CUDA.
+Exit 1 on a wrong entry, 2 when a toolchain is missing (never a silent pass).
 
 Each compiler sees every entry's use at once, each in a function of its own,
 and an entry fails where an error points into its function; when an error
@@ -29,16 +30,30 @@ VECTOR_PROBE = "float4"
 
 
 def probe(entry, name="probe"):
-    """Device code that uses the entry's function with its parameter types."""
+    """Device code that defines the entry's function as a CUDA program would,
+    with its parameter types, and uses it."""
     types = [VECTOR_PROBE if t == "VECTOR" else t for t in entry["parameters"]]
     decls = "".join("  %s a%d{};\n" % (t, i) for i, t in enumerate(types))
     fn = entry["function"]
+    # As helper_math.h writes them: host and device, operands by reference (const
+    # unless modified).
+    qualifiers, modifies = "__device__", False
     if fn.startswith("operator"):
         op = fn[len("operator"):]
         use = "a0 %s a1" % op if len(types) == 2 else "%sa0" % op
+        qualifiers, modifies = "__host__ __device__", op in ("++", "--") or op.endswith("=")
     else:
         use = "%s(%s)" % (fn, ", ".join("a%d" % i for i in range(len(types))))
-    return "__device__ void %s() {\n%s  (void)(%s);\n}\n" % (name, decls, use)
+    params = ", ".join(("%s &a%d" if i == 0 and modifies else
+                        "const %s &a%d" if fn.startswith("operator") else "%s a%d") % (t, i)
+                       for i, t in enumerate(types))
+    return ("inline %s %s %s(%s) { return a0; }\n"
+            "__device__ void %s() {\n%s  (void)(%s);\n}\n" % (qualifiers, types[0], fn, params,
+                                                            name, decls, use))
+
+
+def version_tuple(text):
+    return tuple(int(x) for x in text.split("."))
 
 
 def compile_probe(command, source_text, suffix):
@@ -89,19 +104,21 @@ def main():
         print("error: missing toolchain: " + ", ".join(missing))
         return 2
     toolchains = [
-        ("HIP 5.2", True, ".hip", lambda p: [a.hipcc, "-x", "hip", "--offload-arch=gfx906",
+        ("HIP 5.2", "5.2", ".hip", lambda p: [a.hipcc, "-x", "hip", "--offload-arch=gfx906",
                                              "-std=c++17", "-fsyntax-only", "-ferror-limit=0", p]),
-        ("HIP 6.4", True, ".hip", lambda p: golden.hip64_command(a.clang, a.hip64_prefix,
+        ("HIP 6.4", "6.4", ".hip", lambda p: golden.hip64_command(a.clang, a.hip64_prefix,
                                                                  ["-ferror-limit=0"], p)),
-        ("CUDA", False, ".cu", lambda p: [a.nvcc, "-x", "cu", "-arch=sm_90", "-std=c++17", "-cuda",
+        ("CUDA", None, ".cu", lambda p: [a.nvcc, "-x", "cu", "-arch=sm_90", "-std=c++17", "-cuda",
                                           "-fdevice-syntax-only", "-o", os.devnull, p]),
     ]
     with open(a.map) as f:
         entries = yaml.safe_load(f)["entries"]
     errors = 0
-    for name, expected, suffix, command in toolchains:
+    for name, version, suffix, command in toolchains:
         failing = failing_entries(command, entries, suffix)
         for i, entry in enumerate(entries):
+            # the definition compiles where HIP does not declare the function
+            expected = version is None or version_tuple(version) < version_tuple(entry["hip_since"])
             alone = None if failing is not None else compile_probe(command, probe(entry), suffix)
             ok = i not in failing if failing is not None else alone[0]
             if ok == expected:
@@ -110,7 +127,7 @@ def main():
             print("%s(%s): %s under %s, expected it %s" % (
                 entry["function"], ", ".join(entry["parameters"]),
                 "compiles" if ok else "does not compile", name,
-                "to compile" if expected else "not to"))
+                "to compile" if expected else "not to (HIP declares it)"))
             for line in (alone or compile_probe(command, probe(entry), suffix))[1][:3]:
                 print("    " + line)
     print("%d entries, %d errors" % (len(entries), errors))

@@ -14,9 +14,16 @@ __device__ float atomicMax(float *address, float val) {
 inline __host__ __device__ void operator+=(float4 &a, const float4 &b) {
   a.x += b.x; a.y += b.y; a.z += b.z; a.w += b.w;
 }
+// HIP 6.4's float4 has a friend operator* (5.2's is a template): kept on both
+// platforms for 5.2, guarded for --hip-version 6.4.
+inline __host__ __device__ float4 operator*(float4 a, float4 b) {
+  return make_float4(a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w);
+}
+
+// Not declared by HIP: kept on both platforms (HIP's unary minus is a template,
+// which this definition outranks).
 __host__ __device__ inline float4 operator-(float4 a) { return make_float4(-a.x, -a.y, -a.z, -a.w); }
 
-// Not declared by HIP: kept on both platforms.
 __device__ __forceinline__ float4 operator+(const float4 &a, const float4 &b) {
   return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
 }
@@ -39,7 +46,7 @@ __global__ void reduce(float *best, float4 *v) {
   float4 s = v[0] + v[1];
   s += v[2];
   s += 1.0f;
-  v[3] = -s;
+  v[3] = -s * v[1];
   Accumulator acc{s};
   acc += v[1];
   v[4] = acc.sum;
