@@ -12,6 +12,7 @@
 #include "match/NameUseTranslator.h"
 #include "match/PreprocessorTranslator.h"
 #include "match/EmptyBraceAssignmentTranslator.h"
+#include "match/Fp16ConversionTranslator.h"
 #include "match/RegisterKeywordTranslator.h"
 #include "match/UnsupportedCaseLabelTranslator.h"
 #include "match/RelocatableDeviceCodeTranslator.h"
@@ -51,7 +52,7 @@ public:
                  const WarpCallPlanner &WarpPlan)
       : WarpPlan(WarpPlan), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
         Bounds(Context), Registers(Context), Collisions(Context), Overloads(Context), Rdc(Context),
-        EmptyBraces(Context), CaseLabels(Context) {}
+        EmptyBraces(Context), CaseLabels(Context), Fp16Casts(Context) {}
 
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) {
     using namespace clang::ast_matchers;
@@ -63,6 +64,8 @@ public:
     Finder.addMatcher(Written(varDecl().bind("var")), this);
     Finder.addMatcher(Written(typeLoc().bind("type")), this);
     Finder.addMatcher(Written(recoveryExpr().bind("recovered")), this);
+    Finder.addMatcher(Written(explicitCastExpr().bind("cast")), this);
+    Finder.addMatcher(Written(cxxConstructExpr().bind("construct")), this);
   }
 
   void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
@@ -87,6 +90,10 @@ public:
       handleType(*Type);
     else if (const auto *Recovered = Nodes.getNodeAs<clang::RecoveryExpr>("recovered"))
       EmptyBraces.handle(Recovered, *Result.Context);
+    else if (const auto *Cast = Nodes.getNodeAs<clang::ExplicitCastExpr>("cast"))
+      Fp16Casts.handle(Cast);
+    else if (const auto *Construct = Nodes.getNodeAs<clang::CXXConstructExpr>("construct"))
+      Fp16Casts.handle(Construct);
   }
 
 private:
@@ -139,6 +146,7 @@ private:
   RelocatableDeviceCodeTranslator Rdc;
   EmptyBraceAssignmentTranslator EmptyBraces;
   UnsupportedCaseLabelTranslator CaseLabels;
+  Fp16ConversionTranslator Fp16Casts;
 };
 
 /// The byte range of R (expanded) when it lies in one translated file.
