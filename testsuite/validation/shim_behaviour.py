@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Runs the AMD code of cu2dcu's generated device shims on an NVIDIA GPU, as
+CUDA device code, against CUDA's own functions, and the float-routed fp16
+conversions against CUDA's constructors:
+
+- the directed-rounding shims (mappings/tools/api_shims.py) against CUDA's
+  __fadd_rd, ..., __dsqrt_rz on the same operands (every binade, subnormals,
+  zeros, infinities, NaN);
+- atomicInc_system / atomicDec_system's atomicCAS_system loops against CUDA's,
+  under contention from the whole grid;
+- __half(static_cast<float>(b)) against __half(b), and the reverse, for every
+  16-bit pattern (Fp16ConversionTranslator's rewrite).
+
+Needs nvcc and a GPU (the H200 through the device tool); writes JSON with the
+number of differences of each, and exits 1 on any difference."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "mappings", "tools"))
+sys.path.insert(0, os.path.join(REPO, "testsuite", "maps"))
+import api_shims  # noqa: E402
+from directed_rounding_test import amd_code  # noqa: E402
+
+# nvcc's device front end spells clang's classification built-ins as CUDA's math.
+PRELUDE = r'''
+#include <cstdio>
+#include <cstdint>
+#include <random>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#define __builtin_isinf(x) isinf(x)
+#define __builtin_isfinite(x) isfinite(x)
+#define __builtin_signbit(x) signbit(x)
+#define __builtin_fabs(x) fabs(x)
+'''
+
+MAIN = r'''
+template <typename T> T pick(std::mt19937_64 &rng) {
+  const T edges[] = {(T)0.0, (T)-0.0, (T)1.0, (T)-1.0, (T)3.0, (T)0.1, (T)INFINITY, (T)-INFINITY, (T)NAN,
+                     std::numeric_limits<T>::max(), std::numeric_limits<T>::min(),
+                     std::numeric_limits<T>::denorm_min(), -std::numeric_limits<T>::denorm_min()};
+  unsigned choice = rng() % 8;
+  if (choice == 0) return edges[rng() % (sizeof edges / sizeof edges[0])];
+  int range = std::numeric_limits<T>::max_exponent, digits = std::numeric_limits<T>::digits;
+  int exponent = choice <= 2 ? (int)(rng() % (2 * range + digits)) - range - digits : (int)(rng() % 40) - 20;
+  T mantissa = (T)(rng() >> 11) / (T)(1ull << 53) + (T)0.5;
+  return (rng() & 1 ? -1 : 1) * std::ldexp(mantissa, exponent);
+}
+template <typename T> __device__ bool same(T x, T y) {
+  if (isnan(x) || isnan(y)) return isnan(x) && isnan(y);
+  return x == y && signbit(x) == signbit(y);
+}
+template <typename T, typename Op> __global__ void compare(const T *a, const T *b, int n, Op op,
+                                                          unsigned long long *differences) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && !op(a[i], b[i])) atomicAdd(differences, 1ull);
+}
+template <typename T, typename Op> unsigned long long run(Op op) {
+  const int n = 1 << 20;
+  std::mt19937_64 rng(2026);
+  T *a, *b;
+  unsigned long long *differences;
+  cudaMallocManaged(&a, n * sizeof(T));
+  cudaMallocManaged(&b, n * sizeof(T));
+  cudaMallocManaged(&differences, sizeof *differences);
+  for (int i = 0; i < n; ++i) a[i] = pick<T>(rng), b[i] = pick<T>(rng);
+  *differences = 0;
+  compare<<<n / 256, 256>>>(a, b, n, op, differences);
+  cudaDeviceSynchronize();
+  unsigned long long result = *differences;
+  cudaFree(a); cudaFree(b); cudaFree(differences);
+  return result;
+}
+__global__ void wrap(unsigned *counters, unsigned limit) {
+  atomicInc_system(&counters[0], limit);
+  cu2dcu_atomicInc_system(&counters[1], limit);
+  atomicDec_system(&counters[2], limit);
+  cu2dcu_atomicDec_system(&counters[3], limit);
+}
+__global__ void conversions(unsigned long long *differences) {
+  unsigned short bits = (unsigned short)(blockIdx.x * blockDim.x + threadIdx.x);
+  __nv_bfloat16 b = __ushort_as_bfloat16(bits);
+  __half h = __ushort_as_half(bits);
+  __half from_b = __half(b), via_float = __half(static_cast<float>(b));
+  __nv_bfloat16 from_h = __nv_bfloat16(h), via_float_b = __nv_bfloat16(static_cast<float>(h));
+  if (__half_as_ushort(from_b) != __half_as_ushort(via_float) && !(__hisnan(from_b) && __hisnan(via_float)))
+    atomicAdd(&differences[0], 1ull);
+  if (__bfloat16_as_ushort(from_h) != __bfloat16_as_ushort(via_float_b) &&
+      !(__hisnan(from_h) && __hisnan(via_float_b)))
+    atomicAdd(&differences[1], 1ull);
+}
+int main() {
+  printf("{\n");
+%(checks)s
+  unsigned *counters;
+  cudaMallocManaged(&counters, 4 * sizeof(unsigned));
+  for (int i = 0; i < 4; ++i) counters[i] = 7;
+  wrap<<<4096, 256>>>(counters, 1000);
+  cudaDeviceSynchronize();
+  printf("  \"atomicInc_system\": %d,\n  \"atomicDec_system\": %d,\n", counters[0] != counters[1],
+         counters[2] != counters[3]);
+  unsigned long long *differences;
+  cudaMallocManaged(&differences, 2 * sizeof *differences);
+  differences[0] = differences[1] = 0;
+  conversions<<<256, 256>>>(differences);
+  cudaDeviceSynchronize();
+  printf("  \"__half(__nv_bfloat16)\": %llu,\n  \"__nv_bfloat16(__half)\": %llu\n}\n", differences[0],
+         differences[1]);
+  return cudaGetLastError() != cudaSuccess;
+}
+'''
+
+
+def source():
+    files = api_shims.shim_files()
+    parts = [PRELUDE, amd_code(files[api_shims.ROUNDING_HELPER + ".yaml"])]
+    for op in ("Inc", "Dec"):
+        parts.append(amd_code(files[api_shims.shim_name("atomic%s_system" % op) + ".yaml"]))
+    checks = []
+    for stem, (_, arity) in api_shims.ROUNDED_OPS.items():
+        real = "float" if stem.startswith("f") else "double"
+        for mode in api_shims.ROUNDING_MODES:
+            cuda = "__%s_%s" % (stem, mode)
+            parts.append(amd_code(files[api_shims.shim_name(cuda) + ".yaml"]))
+            args = "a, b" if arity == 2 else "a"
+            checks.append('  printf("  \\"%s\\": %%llu,\\n", run<%s>([] __device__ (%s a, %s b) '
+                          '{ (void)b; return same(%s(%s), %s(%s)); }));'
+                          % (cuda, real, real, real, api_shims.shim_name(cuda), args, cuda, args))
+    return "\n".join(parts) + MAIN.replace("%(checks)s", "\n".join(checks))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--nvcc", default="nvcc")
+    ap.add_argument("--out", required=True, help="JSON file to write")
+    ap.add_argument("--source-only", action="store_true", help="write the CUDA source and stop")
+    a = ap.parse_args()
+    if a.source_only:
+        open(a.out, "w").write(source())
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = os.path.join(tmp, "shims.cu"), os.path.join(tmp, "shims")
+        open(src, "w").write(source())
+        # -fmad=false: the shims' code is written for contraction off.
+        build = subprocess.run([a.nvcc, "-arch=sm_90", "-std=c++17", "-O2", "-fmad=false",
+                                "--extended-lambda", "-w", "-o", exe, src], capture_output=True, text=True)
+        if build.returncode != 0:
+            print(build.stderr[-4000:])
+            return 1
+        run = subprocess.run([exe], capture_output=True, text=True)
+        if run.returncode != 0:
+            print(run.stdout + run.stderr)
+            return 1
+        results = json.loads(run.stdout)
+    report = {"what": __doc__.split("\n\n")[0], "differences": results,
+              "total": sum(results.values())}
+    json.dump(report, open(a.out, "w"), indent=1)
+    print("%d differences" % report["total"])
+    return 0 if report["total"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
