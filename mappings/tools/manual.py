@@ -182,6 +182,8 @@ RUNTIME = {
     "cudaMemcpyFromSymbol": S("hipMemcpyFromSymbol", symbol_arg=1),
     "cudaMemcpyFromSymbolAsync": S("hipMemcpyFromSymbolAsync", symbol_arg=1),
     "cudaGetSymbolAddress": S("hipGetSymbolAddress", symbol_arg=1),
+    # cuda_runtime.h's template overloads take any T **; HIP's C functions void **.
+    "cudaHostGetDevicePointer": S("hipHostGetDevicePointer", out_pointer_arg=0),
     "cudaGetSymbolSize": S("hipGetSymbolSize", symbol_arg=1),
     # pinned host memory: the non-deprecated HIP spellings
     "cudaHostAlloc": S("hipHostMalloc", note="flags cudaHostAlloc* map to hipHostMalloc*"),

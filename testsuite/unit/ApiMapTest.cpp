@@ -322,7 +322,7 @@ std::vector<std::string> describe(const ApiMap &Map) {
                     statusName(E->Status) + "|" + E->Family + "|" + E->Reason + "|" + E->Note +
                     "|" + (E->HipSince ? E->HipSince->str() : "-") + "|" + E->CudaSince + "|" +
                     E->CudaRemoved + "|" + (E->SymbolArg ? std::to_string(*E->SymbolArg) : "-") +
-                    "|" + (E->FunctionArg ? std::to_string(*E->FunctionArg) : "-") + "|" + E->HipRequires + "|" + E->Link + "|" + llvm::join(E->HipDefines, ",") + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
+                    "|" + (E->FunctionArg ? std::to_string(*E->FunctionArg) : "-") + "|" + (E->OutPointerArg ? std::to_string(*E->OutPointerArg) : "-") + "|" + E->HipRequires + "|" + E->Link + "|" + llvm::join(E->HipDefines, ",") + "|" + (E->DefinedOnly ? "d" : "-") + "|" +
                     (E->Warp != WarpFn::None ? warpFnName(E->Warp) : "-") + "|" + arityForms(*E) + "|" + E->SourceFile + ":" + std::to_string(E->SourceLine) + ":" +
                     std::to_string(E->SourceColumn));
   for (const MapLoadIssue &I : Map.issues())
@@ -339,6 +339,7 @@ entries:
   - {cuda: cudaFoo, kind: function, status: unsupported, reason: "no equivalent", cuda_since: "9.0"}
   - {cuda: cudaBar, kind: function, status: removed, cuda_removed: "12.0"}
   - {cuda: cudaFuncSetCacheConfig, hip: hipFuncSetCacheConfig, kind: function, function_arg: 0}
+  - {cuda: cudaHostGetDevicePointer, hip: hipHostGetDevicePointer, kind: function, out_pointer_arg: 0}
   - {cuda: cudaGraphInstantiate, hip: hipGraphInstantiateWithFlags, kind: function, hip_by_arity: {"5": hipGraphInstantiate, "4": hipX}}
   - {cuda: cooperative_groups/reduce.h, hip: hip/hip_cooperative_groups.h, kind: header, hip_requires: hip/hip_runtime.h}
   - {cuda: cublas_v2.h, hip: hipblas/hipblas.h, kind: header, hip_defines: [HIPBLAS_V2, HIPBLAS_USE_HIP_HALF]}

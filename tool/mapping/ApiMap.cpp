@@ -52,7 +52,7 @@ const std::set<std::string> KnownEntryKeys = {
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
-    "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity"};
+    "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity", "out_pointer_arg"};
 const std::set<std::string> KnownFileKeys = {"family",  "cuda_headers", "hip_headers",
                                              "api_names", "reasons",     "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -564,7 +564,8 @@ private:
       }
     }
     Ok &= readHipByArity(field(All, "hip_by_arity"), N, E);
-    for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg}}) {
+    for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg},
+                             {"out_pointer_arg", &E.OutPointerArg}}) {
       YAML::Node Arg = field(All, Key);
       unsigned Index = 0;
       if (!Arg.IsDefined())

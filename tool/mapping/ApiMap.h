@@ -47,6 +47,9 @@ struct ApiEntry {
   /// The argument that names a kernel, which HIP's C API takes as a
   /// const void * where CUDA has a template overload for the function.
   std::optional<unsigned> FunctionArg;
+  /// The out-parameter CUDA takes as any T ** (a template overload) and HIP
+  /// only as void **: a typed pointer there is cast to void **.
+  std::optional<unsigned> OutPointerArg;
   std::string HipRequires; // header entries: a HIP header that must come first
   /// Header entries: a library the HIP header needs at link time where the
   /// CUDA one needed none (roctx64 for header-only NVTX 3).

@@ -49,6 +49,8 @@ json::Object encodeEntry(const ApiEntry &E) {
     O["symbol_arg"] = *E.SymbolArg;
   if (E.FunctionArg)
     O["function_arg"] = *E.FunctionArg;
+  if (E.OutPointerArg)
+    O["out_pointer_arg"] = *E.OutPointerArg;
   if (E.DefinedOnly)
     O["defined_only"] = true;
   if (E.Warp != WarpFn::None)
@@ -102,6 +104,8 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
     E.SymbolArg = unsigned(*Arg);
   if (std::optional<int64_t> Arg = O.getInteger("function_arg"))
     E.FunctionArg = unsigned(*Arg);
+  if (std::optional<int64_t> Arg = O.getInteger("out_pointer_arg"))
+    E.OutPointerArg = unsigned(*Arg);
   E.DefinedOnly = O.getBoolean("defined_only").value_or(false);
   if (const json::Object *Forms = O.getObject("hip_by_arity"))
     for (const auto &[Arity, Hip] : *Forms) {

@@ -15,6 +15,14 @@ bool namesFunction(const clang::Expr *Arg) {
   return Type->isFunctionType();
 }
 
+/// Whether Arg is a pointer to a pointer other than void **.
+bool isTypedOutPointer(const clang::Expr *Arg) {
+  clang::QualType Type = Arg->IgnoreParenImpCasts()->getType();
+  const auto *Pointer = Type.isNull() ? nullptr : Type->getAs<clang::PointerType>();
+  const auto *Pointee = Pointer ? Pointer->getPointeeType()->getAs<clang::PointerType>() : nullptr;
+  return Pointee && !Pointee->getPointeeType()->isVoidType();
+}
+
 } // namespace
 
 void CallArgumentTranslator::handle(const clang::CallExpr *Call, const std::string &CalleeName) {
@@ -26,6 +34,10 @@ void CallArgumentTranslator::handle(const clang::CallExpr *Call, const std::stri
   if (Entry->FunctionArg && *Entry->FunctionArg < Call->getNumArgs() &&
       namesFunction(Call->getArg(*Entry->FunctionArg)))
     wrap(Call->getArg(*Entry->FunctionArg), "reinterpret_cast<const void *>(", "kernel-pointer",
+         CalleeName);
+  if (Entry->OutPointerArg && *Entry->OutPointerArg < Call->getNumArgs() &&
+      isTypedOutPointer(Call->getArg(*Entry->OutPointerArg)))
+    wrap(Call->getArg(*Entry->OutPointerArg), "reinterpret_cast<void **>(", "out-pointer",
          CalleeName);
 }
 

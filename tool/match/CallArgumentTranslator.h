@@ -1,7 +1,8 @@
 // Arguments HIP takes in another form than CUDA, which map entries name by
 // index: a __device__ symbol (symbol_arg) goes through HIP_SYMBOL(sym); a
 // kernel (function_arg) that CUDA takes through a template overload goes to
-// HIP's C API as reinterpret_cast<const void *>(kernel).
+// HIP's C API as reinterpret_cast<const void *>(kernel); a typed out-pointer
+// (out_pointer_arg) that CUDA takes through a template goes as void **.
 #pragma once
 
 #include "match/SourceContext.h"
