@@ -14,6 +14,10 @@ them in the entries (ENTRIES).
   quotients and square roots) and steps one ulp where the exact value lies
   on the other side.  testsuite/maps/directed_rounding_test.py holds the
   code to the host's fesetround results.
+- atomicAdd on CUDA's 16-bit float types (__half, __half2 and the bf16
+  pair): HIP has none of these overloads.  On AMD an atomicCAS loop on the
+  aligned 32-bit word that holds the value adds in the type's own arithmetic,
+  as CUDA's does, and leaves the other half of the word as it finds it.
 - NVTX's resource naming (nvtxNameCudaStreamA, ...): roctx cannot name
   resources.  Naming changes only what a profiler shows, so on AMD the shim
   does nothing; on NVIDIA it is CUDA's own.
@@ -166,6 +170,58 @@ def rounded_op(stem, mode):
                        uses=[ROUNDING_HELPER])
 
 
+# shim -> (its scalar type, its pair type, the 16-bit pattern conversions, the add)
+FP16_ATOMIC_ADD = {
+    "cu2dcu_atomicAdd_half": ("__half", "__half2", "__half_as_ushort", "__ushort_as_half", "__hadd2"),
+    "cu2dcu_atomicAdd_bf16": ("__hip_bfloat16", "__hip_bfloat162", "__bfloat16_as_ushort",
+                              "__ushort_as_bfloat16", "__hadd2"),
+}
+FP16_ATOMIC_PARAMS = {"cu2dcu_atomicAdd_half": ["__half *", "__half2 *"],
+                      "cu2dcu_atomicAdd_bf16": ["__nv_bfloat16 *", "__nv_bfloat162 *"]}
+
+
+def fp16_atomic_add(shim):
+    scalar, pair, to_bits, from_bits, add2 = FP16_ATOMIC_ADD[shim]
+    amd = [
+        "static __device__ inline %s %s(%s *address, %s value) {" % (pair, shim, pair, pair),
+        "  unsigned int *word = reinterpret_cast<unsigned int *>(address);",
+        "  unsigned int old = *word, assumed;",
+        "  do {",
+        "    assumed = old;",
+        "    %s current, sum;" % pair,
+        "    __builtin_memcpy(&current, &assumed, sizeof current);",
+        "    sum = %s(current, value);" % add2,
+        "    unsigned int bits;",
+        "    __builtin_memcpy(&bits, &sum, sizeof bits);",
+        "    old = atomicCAS(word, assumed, bits);",
+        "  } while (old != assumed);",
+        "  %s previous;" % pair,
+        "  __builtin_memcpy(&previous, &old, sizeof previous);",
+        "  return previous;",
+        "}",
+        "// The value's half of its aligned word; the other half is written back unchanged.",
+        "static __device__ inline %s %s(%s *address, %s value) {" % (scalar, shim, scalar, scalar),
+        "  unsigned long long place = reinterpret_cast<unsigned long long>(address);",
+        "  unsigned int *word = reinterpret_cast<unsigned int *>(place & ~3ull);",
+        "  unsigned int shift = (place & 2) ? 16 : 0, old = *word, assumed;",
+        "  do {",
+        "    assumed = old;",
+        "    %s sum = %s((unsigned short)(assumed >> shift)) + value;" % (scalar, from_bits),
+        "    unsigned int bits = (unsigned int)%s(sum) << shift;" % to_bits,
+        "    old = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | bits);",
+        "  } while (old != assumed);",
+        "  return %s((unsigned short)(old >> shift));" % from_bits,
+        "}",
+    ]
+    name = {"cu2dcu_atomicAdd_half": "__half and __half2",
+            "cu2dcu_atomicAdd_bf16": "__nv_bfloat16 and __nv_bfloat162"}[shim]
+    return _shim("__" + shim[len("cu2dcu_"):], "atomicAdd on %s: CUDA's own on NVIDIA; on AMD, "
+                 "whose HIP lacks these overloads, an atomicCAS loop on the value's aligned "
+                 "32-bit word" % name,
+                 ["#define %s atomicAdd" % shim], amd,
+                 includes=("hip/hip_runtime.h", "hip/hip_fp16.h" if "half" in shim else "hip/hip_bf16.h"))
+
+
 def nvtx_naming(header, cuda, handle):
     return cuda, _shim(cuda, "%s: CUDA's own on NVIDIA; on AMD, where roctx cannot name "
                        "resources, nothing (a name only labels a profile)" % cuda,
@@ -186,4 +242,6 @@ def shim_files():
     """{file name under mappings/shims/: its text}."""
     files = {shim_name(cuda) + ".yaml": text for cuda, text in shims().items()}
     files[ROUNDING_HELPER + ".yaml"] = rounding_helper()
+    for shim in FP16_ATOMIC_ADD:
+        files[shim + ".yaml"] = fp16_atomic_add(shim)
     return files

@@ -929,6 +929,9 @@ RULES["cublas"].update({
     "CUBLAS_OP_HERMITAN": S("HIPBLAS_OP_C", note="alias of CUBLAS_OP_C"),
     "cublasDataType_t": S("hipDataType", note="cublasDataType_t is a typedef of cudaDataType"),
 })
+# atomicAdd's overloads on CUDA's 16-bit float types, which HIP lacks.
+RULES.setdefault("device", {})["atomicAdd"] = S("atomicAdd", shim_by_param={
+    param: shim for shim, params in api_shims.FP16_ATOMIC_PARAMS.items() for param in params})
 # Shims written from one rule per group (api_shims.py): block-scope atomics,
 # the system-scope wrap-around atomics, directed rounding, NVTX's naming.
 # NVTX's character-neutral macros (nvtxNameCudaStream) name the A functions.

@@ -294,6 +294,28 @@ TEST_F(ApiMapTest, AShimUsesOtherShims) {
   EXPECT_EQ(Map.lookupShim("cu2dcu_a")->Uses, std::vector<std::string>{"cu2dcu_b"});
 }
 
+// shim_by_param names shims, so its entry needs a map directory with them.
+TEST_F(ApiMapTest, OverloadShimsSurviveTheCache) {
+  std::string Dir = shimDirectory("overload-shims", {{"h.yaml", "shim: cu2dcu_h\ndescription: h\ncode: x\n"}});
+  std::ofstream(Dir + "/device.yaml")
+      << "family: device\nentries:\n  - {cuda: atomicAdd, hip: atomicAdd, kind: function, "
+         "shim_by_param: {\"__half *\": cu2dcu_h}}\n";
+  std::string Cache = scratchPath("map-cache-overload-shims");
+  std::filesystem::remove_all(Cache);
+  for (int Load = 0; Load < 2; ++Load) { // parse and fill the cache, then read it
+    ApiMap Loaded;
+    Loaded.setCacheDirectory(Cache);
+    ASSERT_TRUE(Loaded.loadDirectory(Dir));
+    ASSERT_NE(Loaded.lookup("atomicAdd"), nullptr);
+    EXPECT_EQ(Loaded.lookup("atomicAdd")->ShimByParam,
+              (std::map<std::string, std::string>{{"__half *", "cu2dcu_h"}}));
+  }
+  std::ofstream(Dir + "/device.yaml", std::ios::app)
+      << "  - {cuda: atomicSub, hip: atomicSub, kind: function, shim_by_param: {\"int *\": cu2dcu_none}}\n";
+  ApiMap Missing;
+  EXPECT_FALSE(Missing.loadDirectory(Dir)); // a shim that does not exist
+}
+
 TEST_F(ApiMapTest, AShimUsingAnUnknownShimIsAnError) {
   EXPECT_FALSE(Map.loadDirectory(shimDirectory(
       "shim-uses-unknown",
@@ -311,6 +333,8 @@ std::string arityForms(const ApiEntry &E) {
   std::string Forms;
   for (const auto &[Arity, Hip] : E.HipByArity)
     Forms += std::to_string(Arity) + "=" + Hip + ",";
+  for (const auto &[Param, Shim] : E.ShimByParam)
+    Forms += Param + "=" + Shim + ",";
   return Forms;
 }
 

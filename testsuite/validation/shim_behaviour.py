@@ -8,6 +8,9 @@ conversions against CUDA's constructors:
   zeros, infinities, NaN);
 - atomicInc_system / atomicDec_system's atomicCAS_system loops against CUDA's,
   under contention from the whole grid;
+- atomicAdd on __half, __half2 and __nv_bfloat16 (the shims' atomicCAS loops
+  on a shared 32-bit word) against CUDA's, with sums that are exact in the
+  type, the two halves of one word added to by alternate threads;
 - __half(static_cast<float>(b)) against __half(b), and the reverse, for every
   16-bit pattern (Fp16ConversionTranslator's rewrite).
 
@@ -37,6 +40,9 @@ PRELUDE = r'''
 #define __builtin_isfinite(x) isfinite(x)
 #define __builtin_signbit(x) signbit(x)
 #define __builtin_fabs(x) fabs(x)
+#define __builtin_memcpy memcpy
+#define __hip_bfloat16 __nv_bfloat16
+#define __hip_bfloat162 __nv_bfloat162
 '''
 
 MAIN = r'''
@@ -82,6 +88,21 @@ __global__ void wrap(unsigned *counters, unsigned limit) {
   atomicDec_system(&counters[2], limit);
   cu2dcu_atomicDec_system(&counters[3], limit);
 }
+// Alternate threads add to the two halves of one word; every sum is exact.
+__global__ void fp16_atomics(__half *shim_h, __half *cuda_h, __half2 *shim_h2, __half2 *cuda_h2,
+                             __nv_bfloat16 *shim_b, __nv_bfloat16 *cuda_b) {
+  int odd = threadIdx.x & 1;
+  __half step = __float2half(odd ? 2.0f : 1.0f);
+  cu2dcu_atomicAdd_half(&shim_h[odd], step);
+  atomicAdd(&cuda_h[odd], step);
+  __half2 pair = __floats2half2_rn(1.0f, -1.0f);
+  cu2dcu_atomicAdd_half(shim_h2, pair);
+  atomicAdd(cuda_h2, pair);
+  if (threadIdx.x < 512) {
+    cu2dcu_atomicAdd_bf16(&shim_b[odd], __float2bfloat16(1.0f));
+    atomicAdd(&cuda_b[odd], __float2bfloat16(1.0f));
+  }
+}
 __global__ void conversions(unsigned long long *differences) {
   unsigned short bits = (unsigned short)(blockIdx.x * blockDim.x + threadIdx.x);
   __nv_bfloat16 b = __ushort_as_bfloat16(bits);
@@ -104,6 +125,25 @@ int main() {
   cudaDeviceSynchronize();
   printf("  \"atomicInc_system\": %d,\n  \"atomicDec_system\": %d,\n", counters[0] != counters[1],
          counters[2] != counters[3]);
+  __half *h;
+  __half2 *h2;
+  __nv_bfloat16 *b;
+  cudaMallocManaged(&h, 4 * sizeof *h);
+  cudaMallocManaged(&h2, 2 * sizeof *h2);
+  cudaMallocManaged(&b, 4 * sizeof *b);
+  cudaMemset(h, 0, 4 * sizeof *h);
+  cudaMemset(h2, 0, 2 * sizeof *h2);
+  cudaMemset(b, 0, 4 * sizeof *b);
+  fp16_atomics<<<1, 1024>>>(h, h + 2, h2, h2 + 1, b, b + 2);
+  cudaDeviceSynchronize();
+  int atomic_differences = 0;
+  for (int i = 0; i < 2; ++i) {
+    atomic_differences += __half2float(h[i]) != __half2float(h[2 + i]) || __half2float(h[i]) != 512.0f * (i + 1);
+    atomic_differences += __bfloat162float(b[i]) != __bfloat162float(b[2 + i]) || __bfloat162float(b[i]) != 256.0f;
+  }
+  atomic_differences += __low2float(h2[0]) != 1024.0f || __high2float(h2[0]) != -1024.0f ||
+                        __low2float(h2[1]) != 1024.0f || __high2float(h2[1]) != -1024.0f;
+  printf("  \"atomicAdd(__half, __half2, __nv_bfloat16)\": %d,\n", atomic_differences);
   unsigned long long *differences;
   cudaMallocManaged(&differences, 2 * sizeof *differences);
   differences[0] = differences[1] = 0;
@@ -121,6 +161,8 @@ def source():
     parts = [PRELUDE, amd_code(files[api_shims.ROUNDING_HELPER + ".yaml"])]
     for op in ("Inc", "Dec"):
         parts.append(amd_code(files[api_shims.shim_name("atomic%s_system" % op) + ".yaml"]))
+    for shim in api_shims.FP16_ATOMIC_ADD:
+        parts.append(amd_code(files[shim + ".yaml"]))
     checks = []
     for stem, (_, arity) in api_shims.ROUNDED_OPS.items():
         real = "float" if stem.startswith("f") else "double"

@@ -52,7 +52,7 @@ const std::set<std::string> KnownEntryKeys = {
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
-    "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity", "out_pointer_arg"};
+    "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity", "out_pointer_arg", "shim_by_param"};
 const std::set<std::string> KnownFileKeys = {"family",  "cuda_headers", "hip_headers",
                                              "api_names", "reasons",     "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -535,6 +535,8 @@ private:
             "warp is for function entries");
     Require(!field(All, "hip_by_arity").IsDefined() || E.Kind == EntryKind::Function,
             "hip_by_arity is for function entries");
+    Require(!field(All, "shim_by_param").IsDefined() || E.Kind == EntryKind::Function,
+            "shim_by_param is for function entries");
     Require(E.Kind != EntryKind::Namespace ||
                 llvm::StringRef(E.Cuda).ends_with("::"),
             "namespace entries end with '::'");
@@ -564,6 +566,7 @@ private:
       }
     }
     Ok &= readHipByArity(field(All, "hip_by_arity"), N, E);
+    Ok &= readShimByParam(field(All, "shim_by_param"), N, E);
     for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg},
                              {"out_pointer_arg", &E.OutPointerArg}}) {
       YAML::Node Arg = field(All, Key);
@@ -594,6 +597,21 @@ private:
     }
     if (!Ok)
       fail(N, "'" + E.Cuda + "': hip_by_arity must map argument counts to HIP names");
+    return Ok;
+  }
+
+  bool readShimByParam(const YAML::Node &Forms, const YAML::Node &N, ApiEntry &E) {
+    if (!Forms.IsDefined())
+      return true;
+    bool Ok = Forms.IsMap();
+    for (auto It = Forms.begin(); Ok && It != Forms.end(); ++It) {
+      Ok = It->first.IsScalar() && !It->first.Scalar().empty() && It->second.IsScalar() &&
+           !It->second.Scalar().empty();
+      if (Ok)
+        E.ShimByParam[It->first.Scalar()] = It->second.Scalar();
+    }
+    if (!Ok)
+      fail(N, "'" + E.Cuda + "': shim_by_param must map parameter types to shim names");
     return Ok;
   }
 
@@ -670,6 +688,9 @@ bool ApiMap::merge(MapFileContents Contents, const std::string &Origin) {
     for (const std::string *Shim : {&E.Shim, &E.MaskShim})
       if (!Shim->empty() && !lookupShim(*Shim))
         Missing = *Shim;
+    for (const auto &[Param, Shim] : E.ShimByParam)
+      if (!lookupShim(Shim))
+        Missing = Shim;
     if (!Missing.empty()) {
       addIssue(Origin, E.SourceLine, E.SourceColumn,
                "'" + E.Cuda + "': no shim '" + Missing + "' (mappings/shims/)");

@@ -84,6 +84,10 @@ struct ApiEntry {
   /// HIP splits one CUDA function by its forms (hip_by_arity:
   /// cudaGraphInstantiate's 5-argument form is hipGraphInstantiate).
   std::map<unsigned, std::string> HipByArity;
+  /// Functions: the shim a call becomes when the CUDA overload it resolves
+  /// to takes this first parameter type, which HIP's function lacks
+  /// (shim_by_param: atomicAdd's `__half *` is cu2dcu_atomicAdd_half).
+  std::map<std::string, std::string> ShimByParam;
   /// Functions: the role of a CUDA warp function (`warp`); None for others.
   WarpFn Warp = WarpFn::None;
   std::string SourceFile; // map file and line, for conflict messages

@@ -61,6 +61,12 @@ json::Object encodeEntry(const ApiEntry &E) {
       Forms[std::to_string(Arity)] = Hip;
     O["hip_by_arity"] = std::move(Forms);
   }
+  if (!E.ShimByParam.empty()) {
+    json::Object Shims;
+    for (const auto &[Param, Shim] : E.ShimByParam)
+      Shims[Param] = Shim;
+    O["shim_by_param"] = std::move(Shims);
+  }
   return O;
 }
 
@@ -114,6 +120,13 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
       if (llvm::StringRef(Arity).getAsInteger(10, N) || !Name)
         return std::nullopt;
       E.HipByArity[N] = Name->str();
+    }
+  if (const json::Object *Shims = O.getObject("shim_by_param"))
+    for (const auto &[Param, Shim] : *Shims) {
+      std::optional<llvm::StringRef> Name = Shim.getAsString();
+      if (!Name)
+        return std::nullopt;
+      E.ShimByParam[Param.str()] = Name->str();
     }
   if (std::optional<int64_t> Warp = O.getInteger("warp")) {
     if (*Warp <= int(WarpFn::None) || *Warp > int(WarpFn::All))

@@ -2,6 +2,7 @@
 
 #include "translate/EntryTranslation.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 
 namespace cu2dcu {
@@ -64,9 +65,28 @@ void NameUseTranslator::handleUnresolvedUse(const clang::NamedDecl *SystemCandid
     translateOrReport(SystemCandidate, Loc);
 }
 
+/// The entry as it applies to a use of the overload Decl: where that overload's
+/// first parameter type has a shim (shim_by_param), the use becomes the shim.
+static std::optional<ApiEntry> overloadShim(const ApiEntry &Entry, const clang::NamedDecl *Decl) {
+  const auto *Function = llvm::dyn_cast<clang::FunctionDecl>(Decl);
+  if (Entry.ShimByParam.empty() || !Function || Function->getNumParams() == 0)
+    return std::nullopt;
+  clang::PrintingPolicy Policy(Function->getASTContext().getLangOpts());
+  std::string Param = Function->getParamDecl(0)->getType().getUnqualifiedType().getAsString(Policy);
+  auto Shim = Entry.ShimByParam.find(Param);
+  if (Shim == Entry.ShimByParam.end())
+    return std::nullopt;
+  ApiEntry Overload = Entry;
+  Overload.Status = EntryStatus::Unsupported;
+  Overload.Shim = Shim->second;
+  Overload.ShimByParam = {*Shim}; // the one overload, which the finding names
+  return Overload;
+}
+
 void NameUseTranslator::translateOrReport(const clang::NamedDecl *Decl, clang::SourceLocation Loc) {
   if (const ApiEntry *Entry = lookup(Decl)) {
-    Context.translateNameAt(Loc, *Entry);
+    std::optional<ApiEntry> Overload = overloadShim(*Entry, Decl);
+    Context.translateNameAt(Loc, Overload ? *Overload : *Entry);
     return;
   }
   if (isFromCudaHeaders(Decl) && Context.resolve(Loc))

@@ -48,8 +48,12 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
   if (std::optional<ApiEntry> Call = formOfCall(Entry, Text, Offset + Length))
     return translateUse(*Call, Offset, Length, Text, Path, Options, Out);
   if (Entry.usesShim(Options.TargetHip)) {
+    // An overload's shim (shim_by_param) names the overload: HIP has the function.
+    std::string Overload = Entry.ShimByParam.size() == 1 && Entry.ShimByParam.begin()->second == Entry.Shim
+                               ? " on '" + Entry.ShimByParam.begin()->first + "'"
+                               : std::string();
     addFinding(Out, Text, Path, Offset, check_ids::Shim, Severity::Note,
-               "'" + Entry.Cuda + "' has no equivalent in HIP " + Options.TargetHip.str() +
+               "'" + Entry.Cuda + "'" + Overload + " has no equivalent in HIP " + Options.TargetHip.str() +
                    (Entry.HipSince ? " ('" + (Entry.Hip.empty() ? Entry.Cuda : Entry.Hip) +
                                          "' is in HIP " + Entry.HipSince->str() + ")"
                                    : std::string()) +
