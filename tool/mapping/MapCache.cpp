@@ -75,6 +75,27 @@ std::string text(const json::Object &O, llvm::StringRef Key) {
   return S ? S->str() : std::string();
 }
 
+/// hip_by_arity and shim_by_param, whose keys are an argument count and a
+/// parameter type; false when one is not as encodeEntry writes it.
+bool decodeForms(const json::Object &O, ApiEntry &E) {
+  if (const json::Object *Forms = O.getObject("hip_by_arity"))
+    for (const auto &[Arity, Hip] : *Forms) {
+      unsigned N = 0;
+      std::optional<llvm::StringRef> Name = Hip.getAsString();
+      if (llvm::StringRef(Arity).getAsInteger(10, N) || !Name)
+        return false;
+      E.HipByArity[N] = Name->str();
+    }
+  if (const json::Object *Shims = O.getObject("shim_by_param"))
+    for (const auto &[Param, Shim] : *Shims) {
+      std::optional<llvm::StringRef> Name = Shim.getAsString();
+      if (!Name)
+        return false;
+      E.ShimByParam[Param.str()] = Name->str();
+    }
+  return true;
+}
+
 std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Origin) {
   std::optional<int64_t> Kind = O.getInteger("kind"), Status = O.getInteger("status");
   std::optional<int64_t> Line = O.getInteger("line"), Column = O.getInteger("column");
@@ -113,21 +134,8 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
   if (std::optional<int64_t> Arg = O.getInteger("out_pointer_arg"))
     E.OutPointerArg = unsigned(*Arg);
   E.DefinedOnly = O.getBoolean("defined_only").value_or(false);
-  if (const json::Object *Forms = O.getObject("hip_by_arity"))
-    for (const auto &[Arity, Hip] : *Forms) {
-      unsigned N = 0;
-      std::optional<llvm::StringRef> Name = Hip.getAsString();
-      if (llvm::StringRef(Arity).getAsInteger(10, N) || !Name)
-        return std::nullopt;
-      E.HipByArity[N] = Name->str();
-    }
-  if (const json::Object *Shims = O.getObject("shim_by_param"))
-    for (const auto &[Param, Shim] : *Shims) {
-      std::optional<llvm::StringRef> Name = Shim.getAsString();
-      if (!Name)
-        return std::nullopt;
-      E.ShimByParam[Param.str()] = Name->str();
-    }
+  if (!decodeForms(O, E))
+    return std::nullopt;
   if (std::optional<int64_t> Warp = O.getInteger("warp")) {
     if (*Warp <= int(WarpFn::None) || *Warp > int(WarpFn::All))
       return std::nullopt;
