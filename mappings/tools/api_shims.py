@@ -18,6 +18,9 @@ them in the entries (ENTRIES).
   pair): HIP has none of these overloads.  On AMD an atomicCAS loop on the
   aligned 32-bit word that holds the value adds in the type's own arithmetic,
   as CUDA's does, and leaves the other half of the word as it finds it.
+- fp16 and bf16 functions HIP lacks (htanh, h2tanh and their _approx forms,
+  __floats2bfloat162_rn): the same value through float, the type's own
+  conversions rounding to nearest even (tanh within CUDA's approximation).
 - NVTX's resource naming (nvtxNameCudaStreamA, ...): roctx cannot name
   resources.  Naming changes only what a profiler shows, so on AMD the shim
   does nothing; on NVIDIA it is CUDA's own.
@@ -222,6 +225,35 @@ def fp16_atomic_add(shim):
                  includes=("hip/hip_runtime.h", "hip/hip_fp16.h" if "half" in shim else "hip/hip_bf16.h"))
 
 
+# CUDA name -> (its AMD definition's signature, its body)
+FP16_MATH = {
+    "htanh": ("__half %s(__half x)", "return __float2half(tanhf(__half2float(x)));"),
+    "htanh_approx": ("__half %s(__half x)", "return __float2half(tanhf(__half2float(x)));"),
+    "h2tanh": ("__half2 %s(__half2 x)",
+               "return __floats2half2_rn(tanhf(__low2float(x)), tanhf(__high2float(x)));"),
+    "h2tanh_approx": ("__half2 %s(__half2 x)",
+                      "return __floats2half2_rn(tanhf(__low2float(x)), tanhf(__high2float(x)));"),
+    "__floats2bfloat162_rn": ("__hip_bfloat162 %s(float a, float b)",
+                              "return __halves2bfloat162(__float2bfloat16(a), __float2bfloat16(b));"),
+}
+
+
+def fp16_math(cuda):
+    signature, body = FP16_MATH[cuda]
+    header = "hip/hip_bf16.h" if "bfloat" in signature else "hip/hip_fp16.h"
+    return cuda, _shim(cuda, "%s: CUDA's own on NVIDIA; on AMD, whose HIP lacks it, the value "
+                       "through float, rounded to nearest even" % cuda,
+                       ["#define %s %s" % (shim_name(cuda), cuda)],
+                       ["static __device__ inline " + signature % shim_name(cuda) + " {",
+                        "  " + body, "}"],
+                       includes=("hip/hip_runtime.h", header))
+
+
+def family(cuda):
+    """The map family of a name shims() covers."""
+    return "nvtx" if cuda.startswith("nvtx") else "fp16" if cuda in FP16_MATH else "device"
+
+
 def nvtx_naming(header, cuda, handle):
     return cuda, _shim(cuda, "%s: CUDA's own on NVIDIA; on AMD, where roctx cannot name "
                        "resources, nothing (a name only labels a profile)" % cuda,
@@ -235,6 +267,7 @@ def shims():
     made += [system_wrap_atomic(op) for op in ("Inc", "Dec")]
     made += [rounded_op(stem, mode) for stem in ROUNDED_OPS for mode in ROUNDING_MODES]
     made += [nvtx_naming(h, n, t) for h, names in NVTX_NAMING.items() for n, t in names]
+    made += [fp16_math(n) for n in FP16_MATH]
     return dict(made)
 
 

@@ -329,6 +329,10 @@ for _n in ["__nv_aligned_device_malloc", "__nv_associate_access_property",
            "NV_INT_OR_BOOL", "NV_MATH_BEGIN_NAMESPACE_STD", "NV_MATH_END_NAMESPACE_STD",
            "NV_MATH_NOEXCEPT", "NV_MATH_NOEXCEPT_OR_THROW", "NV_MATH_USE_TEMPLATE"]:
     DEVICE[_n] = U("NVIDIA-internal helper of the CUDA headers; no HIP equivalent.")
+# CUDA's _ieee fma never flushes subnormals; HIP's __fmaf_rn is IEEE fmaf, which
+# flushes only under -fgpu-flush-denormals-to-zero.
+DEVICE["__fmaf_ieee_rn"] = S("__fmaf_rn", note="IEEE fused multiply-add; subnormals are kept "
+                             "unless the build flushes them (-fgpu-flush-denormals-to-zero)")
 DEVICE.update({
     "__nanosleep": U("not declared in the HIP 5.2 or 6.4 headers. A busy loop on "
                      "clock64() or __builtin_amdgcn_s_sleep() is the usual substitute."),
@@ -378,6 +382,9 @@ FP16 = {
     "nv_bfloat16": S("__hip_bfloat16", hip_since=BF16_SINCE, note=BF16_NOTE),
     "nv_bfloat162": S("__hip_bfloat162", hip_since=BF16_SINCE, note=BF16_NOTE),
     "__nv_half": S("__half"), "__nv_half2": S("__half2"),
+    "__nv_bfloat16_raw": S("__hip_bfloat16_raw", hip_since=BF16_SINCE, note=BF16_NOTE),
+    "__nv_bfloat162_raw": S("__hip_bfloat162_raw", hip_since=BF16_SINCE, note=BF16_NOTE),
+    "make_bfloat162": S("__halves2bfloat162", hip_since=BF16_SINCE, note=BF16_NOTE),
     "nv_half": S("__half"), "nv_half2": S("__half2"),
     "__nv_half_raw": S("__half_raw"), "__nv_half2_raw": S("__half2_raw"),
     # HIP's float conversion rounds to nearest even (amd_hip_bf16.h,
@@ -936,7 +943,7 @@ RULES.setdefault("device", {})["atomicAdd"] = S("atomicAdd", shim_by_param={
 # the system-scope wrap-around atomics, directed rounding, NVTX's naming.
 # NVTX's character-neutral macros (nvtxNameCudaStream) name the A functions.
 for _n in list(api_shims.shims()) + [_a[:-1] for _a in api_shims.shims() if _a.startswith("nvtx")]:
-    _fam = "nvtx" if _n.startswith("nvtx") else "device"
+    _fam = api_shims.family(_n if _n in api_shims.shims() else _n + "A")
     RULES.setdefault(_fam, {})[_n] = U(
         "roctx cannot name CUDA resources; the shim does nothing on AMD, where a name would "
         "only label a profile, and is CUDA's own on NVIDIA." if _fam == "nvtx" else
