@@ -2,7 +2,9 @@
 // derived from thread indices: tid % 32, tid & 31, tid / 32, tid >> 5,
 // warp * 32, lane == 31, also through WARP_SIZE-style names defined as 32;
 // and lane strides: a lane index stepped by 32 (for (i = lane; ...; i += 32),
-// lane + 32, lane + j * 32), which must change with the lane or not at all.
+// lane + 32, lane + j * 32), which must change with the lane or not at all;
+// and half-warp splits at 16 of a lane numbered by warpSize, where the code
+// shuffles by 16 (lane < 16 meets the partner lane + 16 of a 32-lane warp).
 #include "wave64/CheckSupport.h"
 #include "wave64/CheckIds.h"
 
@@ -17,7 +19,7 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-enum class Kind { Lane, WarpId, WarpBase, LastLane, LaneStride, PerLane };
+enum class Kind { Lane, WarpId, WarpBase, LastLane, LaneStride, PerLane, HalfSplit };
 
 /// 32-lane math: an operator whose operand derived from OperandTaint meets
 /// a warp-size constant (the other operand; either one when EitherSide).
@@ -49,6 +51,7 @@ public:
 
   void registerMatchers(MatchFinder &Finder) override {
     Finder.addMatcher(binaryOperator(hasAnyOperatorName("%", "&", "/", ">>", "*", "<<", "==", "!=", ">",
+                                                        "<", ">=", "<=",
                                                         "%=", "&=", "/=", ">>=", "+", "-", "+=",
                                                         "-="))
                           .bind("op"),
@@ -91,9 +94,66 @@ public:
       tileStride(B, Flow, Ctx);
     if (Op == BO_Div && !(TL & TaintThread))
       perLaneCount(B, Flow, Ctx);
+    if (B->isRelationalOp())
+      halfSplit(B, Flow, Ctx);
   }
 
 private:
+  /// lane < 16 (lane >= 16, <= 15, > 15) on a lane numbered by warpSize, in a
+  /// function that shuffles by 16: the halves of a 32-lane warp, where a
+  /// wavefront's halves meet at lane 32.
+  void halfSplit(const BinaryOperator *B, const FunctionFlow &Flow, ASTContext &Ctx) {
+    BinaryOperatorKind Op = B->getOpcode();
+    int64_t Edge = (Op == BO_LT || Op == BO_GE) ? 16 : 15;
+    if (!isWavefrontLane(B->getLHS(), Ctx, 0))
+      return;
+    auto C = analysis().warpConstant(B->getRHS(), Ctx, {Edge}, B->getOperatorLoc());
+    if (C && shufflesBySixteen(enclosingFunction(B, Ctx), Ctx))
+      found(B, Kind::HalfSplit, *C, B->getRHS(), Flow, Ctx);
+  }
+
+  /// A lane numbered over the whole wavefront: X % warpSize, X & (warpSize - 1)
+  /// or __lane_id(), directly or through a variable's initialiser.
+  static bool isWavefrontLane(const Expr *E, ASTContext &Ctx, int Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+      return V && V->getInit() && Depth < 4 && isWavefrontLane(V->getInit(), Ctx, Depth + 1);
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      return calleeName(Call) == "__lane_id";
+    const auto *Bin = dyn_cast<BinaryOperator>(E);
+    if (!Bin)
+      return false;
+    std::string Divisor = collapseBlanks(spelledText(Bin->getRHS()->IgnoreParenImpCasts()->getSourceRange(),
+                                                     Ctx.getSourceManager()));
+    return (Bin->getOpcode() == BO_Rem && Divisor == "warpSize") ||
+           (Bin->getOpcode() == BO_And && Divisor == "warpSize - 1");
+  }
+
+  /// Whether F shuffles with 16 in its lane or offset (xor 16, down 16,
+  /// lane + 16): pairs across the halves of a 32-lane warp.
+  bool shufflesBySixteen(const FunctionDecl *F, ASTContext &Ctx) {
+    if (!F || !F->hasBody())
+      return false;
+    for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *F->getBody(), Ctx)) {
+      std::optional<WarpCall> W = asWarpCall(Node.getNodeAs<CallExpr>("call"), context().map());
+      int Arg = W && W->isShuffle() ? W->offsetArg() : -1;
+      if (Arg >= 0 && size_t(Arg) < W->Args.size() && holdsSixteen(W->Args[Arg]))
+        return true;
+    }
+    return false;
+  }
+
+  static bool holdsSixteen(const Stmt *S) {
+    if (const auto *Literal = dyn_cast<IntegerLiteral>(S))
+      return Literal->getValue() == 16;
+    for (const Stmt *Child : S->children())
+      if (Child && holdsSixteen(Child))
+        return true;
+    return false;
+  }
+
   /// Whether some use of V is added to a lane (k0 + lane).
   bool addedToLane(const VarDecl *V, const FunctionFlow &Flow, ASTContext &Ctx) {
     for (const DeclRefExpr *Ref : Flow.Refs) {
@@ -319,8 +379,8 @@ private:
       return true;
     if (K == Kind::LaneStride)
       return isLoopStep(B, Ctx);
-    if (K == Kind::PerLane)
-      return false;
+    if (K == Kind::PerLane || K == Kind::HalfSplit)
+      return false; // the shuffles' 16 must change with it
     const VarDecl *V = receivingVar(B, Ctx);
     if (!V)
       return useIsSafe(B, K, Flow, Ctx);
@@ -353,6 +413,10 @@ private:
     case Kind::PerLane:
       return "counts each lane's share of the elements for 32 lanes; with 64 lanes the share "
              "halves, and it must change together with the lane and its stride";
+    case Kind::HalfSplit:
+      return "splits a 32-lane warp into halves at lane 16, the partners of the shuffles by 16 "
+             "here; the lane counts 64 lanes, whose halves meet at lane 32 (warpSize / 2), so "
+             "this selects a quarter of the wavefront";
     }
     return "";
   }
@@ -369,6 +433,9 @@ private:
       return tokenFix(SM, C.LiteralLoc, Paren ? "(warpSize - 1)" : "warpSize - 1",
                       "use warpSize - 1", Safe);
     }
+    if (C.Value == 16 || C.Value == 15)
+      return tokenFix(SM, C.LiteralLoc, C.Value == 16 ? "warpSize / 2" : "warpSize / 2 - 1",
+                      "use warpSize / 2", Safe);
     if (C.Value != 5)
       return std::nullopt;
     const Expr *Left = B->getLHS()->IgnoreImpCasts();
@@ -386,7 +453,9 @@ private:
     const SourceManager &SM = Ctx.getSourceManager();
     std::string Message = "'" + exprText(B, SM) + "' " + whatItAssumes(K);
     std::vector<Wave64Fix> Fixes;
-    const std::string Want = K == Kind::LastLane ? "warpSize - 1" : "warpSize";
+    const std::string Want = K == Kind::LastLane    ? "warpSize - 1"
+                             : K == Kind::HalfSplit ? "warpSize / 2"
+                                                    : "warpSize";
     if (C.Named) {
       Message += "; '" + C.Name + "' assumes 32-lane warps: define it from warpSize (64 on "
                  "gfx9 / DCU)";
