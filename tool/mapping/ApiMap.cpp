@@ -565,8 +565,7 @@ private:
         Ok = false;
       }
     }
-    Ok &= readHipByArity(field(All, "hip_by_arity"), N, E);
-    Ok &= readShimByParam(field(All, "shim_by_param"), N, E);
+    Ok &= readFormFields(All, N, E);
     for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg},
                              {"out_pointer_arg", &E.OutPointerArg}}) {
       YAML::Node Arg = field(All, Key);
@@ -583,35 +582,36 @@ private:
     return Ok;
   }
 
-  bool readHipByArity(const YAML::Node &Forms, const YAML::Node &N, ApiEntry &E) {
-    if (!Forms.IsDefined())
-      return true;
-    bool Ok = Forms.IsMap();
-    for (auto It = Forms.begin(); Ok && It != Forms.end(); ++It) {
-      unsigned Arity = 0;
-      Ok = It->first.IsScalar() && matches("^[0-9]+$", It->first.Scalar()) &&
-           YAML::convert<unsigned>::decode(It->first, Arity) && It->second.IsScalar() &&
-           !It->second.Scalar().empty();
-      if (Ok)
-        E.HipByArity[Arity] = It->second.Scalar();
-    }
-    if (!Ok)
-      fail(N, "'" + E.Cuda + "': hip_by_arity must map argument counts to HIP names");
-    return Ok;
+  /// hip_by_arity and shim_by_param: mappings of a call's form (an argument
+  /// count, a parameter type) to a name.
+  bool readFormFields(const Fields &All, const YAML::Node &N, ApiEntry &E) {
+    bool Ok = readForms(field(All, "hip_by_arity"), "hip_by_arity", "argument counts to HIP names",
+                        N, E, [&](const std::string &Form, const std::string &Name) {
+                          unsigned Arity = 0;
+                          if (!matches("^[0-9]+$", Form) || llvm::StringRef(Form).getAsInteger(10, Arity))
+                            return false;
+                          E.HipByArity[Arity] = Name;
+                          return true;
+                        });
+    return readForms(field(All, "shim_by_param"), "shim_by_param", "parameter types to shim names",
+                     N, E, [&](const std::string &Form, const std::string &Name) {
+                       E.ShimByParam[Form] = Name;
+                       return !Form.empty();
+                     }) && Ok;
   }
 
-  bool readShimByParam(const YAML::Node &Forms, const YAML::Node &N, ApiEntry &E) {
+  /// A mapping of scalars to non-empty scalars; Add takes each pair and says
+  /// whether its form is valid.
+  bool readForms(const YAML::Node &Forms, const char *Key, const char *What, const YAML::Node &N,
+                 const ApiEntry &E, llvm::function_ref<bool(const std::string &, const std::string &)> Add) {
     if (!Forms.IsDefined())
       return true;
     bool Ok = Forms.IsMap();
-    for (auto It = Forms.begin(); Ok && It != Forms.end(); ++It) {
-      Ok = It->first.IsScalar() && !It->first.Scalar().empty() && It->second.IsScalar() &&
-           !It->second.Scalar().empty();
-      if (Ok)
-        E.ShimByParam[It->first.Scalar()] = It->second.Scalar();
-    }
+    for (auto It = Forms.begin(); Ok && It != Forms.end(); ++It)
+      Ok = It->first.IsScalar() && It->second.IsScalar() && !It->second.Scalar().empty() &&
+           Add(It->first.Scalar(), It->second.Scalar());
     if (!Ok)
-      fail(N, "'" + E.Cuda + "': shim_by_param must map parameter types to shim names");
+      fail(N, "'" + E.Cuda + "': " + Key + " must map " + What);
     return Ok;
   }
 
