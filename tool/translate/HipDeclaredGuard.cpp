@@ -52,7 +52,7 @@ void guardHipDeclaredDefinition(const HipDeclaredFunction &Entry, const std::str
   std::string Signature = Entry.signature(Vector);
   std::optional<ByteRange> Lines = wholeLines(Text, Begin, End);
   std::string Message = "'" + Signature + "' is declared by HIP on AMD (" + Entry.Header +
-                        ", HIP " + Entry.Since.str() +
+                        ", since HIP " + Entry.Since.str() +
                         "); this definition would collide with it there";
   if (Lines && guardedAlready(Text, Lines->Begin))
     return;
