@@ -181,19 +181,19 @@ private:
       found(B, Kind::LaneStride, *C, B->getRHS(), Flow, Ctx);
   }
 
-  /// for (i = 0; i < D / 32; ++i) ... i * 32 + lane: D elements split into
-  /// per-lane shares of 32 lanes.
+  /// for (i = 0; i < D / 32; ++i) ... i * 32 + lane (also through a variable,
+  /// int chunk = (D + 31) / 32): D elements split into per-lane shares of 32 lanes.
   void perLaneCount(const BinaryOperator *Div, const FunctionFlow &Flow, ASTContext &Ctx) {
-    const Expr *Child = nullptr;
-    const auto *Cond = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Div, Ctx, &Child));
-    if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
-        Cond->getRHS()->IgnoreParenImpCasts() != Child->IgnoreParenImpCasts())
-      return;
-    const VarDecl *Counter = varOf(Cond->getLHS());
-    auto C = Counter ? analysis().warpConstant(Div->getRHS(), Ctx, {32}, Div->getOperatorLoc())
-                     : std::nullopt;
+    const VarDecl *Counter = boundedCounter(Div, Flow, Ctx);
+    const VarDecl *Share = initialisedVar(Div, Ctx);
+    bool LaneTimesShare = Share && multipliedByLane(Share, Flow, Ctx);
+    auto C = Counter || LaneTimesShare
+                 ? analysis().warpConstant(Div->getRHS(), Ctx, {32}, Div->getOperatorLoc())
+                 : std::nullopt;
     if (!C)
       return;
+    if (LaneTimesShare) // lane * share: each lane's contiguous share of 32
+      return found(Div, Kind::PerLane, *C, Div->getRHS(), Flow, Ctx);
     for (const DeclRefExpr *Ref : Flow.Refs) {
       const auto *Mul = Ref->getDecl() == Counter
                             ? dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Ref, Ctx))
@@ -203,6 +203,51 @@ private:
            analysis().warpConstant(Mul->getLHS(), Ctx, {32})))
         return found(Div, Kind::PerLane, *C, Div->getRHS(), Flow, Ctx);
     }
+  }
+
+  /// The local variable E initialises, if any.
+  static const VarDecl *initialisedVar(const Expr *E, ASTContext &Ctx) {
+    const VarDecl *V = receivingVar(E, Ctx);
+    return V && V->isLocalVarDecl() && V->getInit() &&
+                   E->IgnoreParenImpCasts() == V->getInit()->IgnoreParenImpCasts()
+               ? V
+               : nullptr;
+  }
+
+  /// Whether V is multiplied by a lane somewhere (lane * share, (lane + 1) * share).
+  bool multipliedByLane(const VarDecl *V, const FunctionFlow &Flow, ASTContext &Ctx) {
+    for (const DeclRefExpr *Ref : Flow.Refs) {
+      const Expr *Child = nullptr;
+      const auto *Mul = Ref->getDecl() == V ? dyn_cast_or_null<BinaryOperator>(
+                                                  parentSkippingParens(Ref, Ctx, &Child))
+                                            : nullptr;
+      if (!Mul || Mul->getOpcode() != BO_Mul)
+        continue;
+      const Expr *Other = Mul->getLHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts()
+                              ? Mul->getRHS()
+                              : Mul->getLHS();
+      if (analysis().taint(Other, Flow, Ctx) & TaintLane)
+        return true;
+    }
+    return false;
+  }
+
+  /// The counter of `i < Bound` where Bound is E, or a variable E initialises
+  /// (int chunk = (len + 31) / 32; ... i < chunk).
+  const VarDecl *boundedCounter(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx) {
+    const Expr *Child = nullptr;
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(E, Ctx, &Child));
+    if (Cond && (Cond->getOpcode() == BO_LT || Cond->getOpcode() == BO_LE) &&
+        Cond->getRHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts())
+      return varOf(Cond->getLHS());
+    const VarDecl *Bound = initialisedVar(E, Ctx);
+    if (!Bound)
+      return nullptr;
+    for (const DeclRefExpr *Ref : Flow.Refs)
+      if (Ref->getDecl() == Bound)
+        if (const VarDecl *Counter = boundedCounter(Ref, Flow, Ctx); Counter && Counter != Bound)
+          return Counter;
+    return nullptr;
   }
 
   /// Whether the sum a product j * 32 is a term of also holds a lane.
