@@ -61,8 +61,10 @@ void NameUseTranslator::handleUse(const clang::NamedDecl *Decl, clang::SourceLoc
 
 void NameUseTranslator::handleUnresolvedUse(const clang::NamedDecl *SystemCandidate,
                                             clang::SourceLocation Loc) {
+  // A dependent call names no overload yet: the candidate is any one of them,
+  // so no overload's shim applies (each instantiation may take another).
   if (SystemCandidate && SystemCandidate->getIdentifier())
-    translateOrReport(SystemCandidate, Loc);
+    translateOrReport(SystemCandidate, Loc, /*OverloadKnown=*/false);
 }
 
 /// The entry as it applies to a use of the overload Decl: where that overload's
@@ -83,9 +85,10 @@ static std::optional<ApiEntry> overloadShim(const ApiEntry &Entry, const clang::
   return Overload;
 }
 
-void NameUseTranslator::translateOrReport(const clang::NamedDecl *Decl, clang::SourceLocation Loc) {
+void NameUseTranslator::translateOrReport(const clang::NamedDecl *Decl, clang::SourceLocation Loc,
+                                          bool OverloadKnown) {
   if (const ApiEntry *Entry = lookup(Decl)) {
-    std::optional<ApiEntry> Overload = overloadShim(*Entry, Decl);
+    std::optional<ApiEntry> Overload = OverloadKnown ? overloadShim(*Entry, Decl) : std::nullopt;
     Context.translateNameAt(Loc, Overload ? *Overload : *Entry);
     return;
   }

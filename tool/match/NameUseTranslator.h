@@ -24,7 +24,10 @@ public:
 private:
   /// Decl (declared in a system header) used at Loc: its map entry's
   /// translation, or CU2DCU-UNMAPPED when CUDA declares it and no entry does.
-  void translateOrReport(const clang::NamedDecl *Decl, clang::SourceLocation Loc);
+  /// OverloadKnown: Decl is the overload the use resolves to (not one
+  /// candidate of a dependent call), so an overload's shim may apply.
+  void translateOrReport(const clang::NamedDecl *Decl, clang::SourceLocation Loc,
+                         bool OverloadKnown = true);
   /// The entry for Decl: by its written qualified name, else its plain name.
   const ApiEntry *lookup(const clang::NamedDecl *Decl) const;
   bool isFromCudaHeaders(const clang::Decl *Decl) const;
