@@ -154,17 +154,18 @@ private:
     return false;
   }
 
-  /// Whether some use of V is added to a lane (k0 + lane).
-  bool addedToLane(const VarDecl *V, const FunctionFlow &Flow, ASTContext &Ctx) {
+  /// Whether some use of V meets a lane through Op: k0 + lane (BO_Add),
+  /// lane * share or (lane + 1) * share (BO_Mul).
+  bool joinsLane(const VarDecl *V, BinaryOperatorKind Op, const FunctionFlow &Flow, ASTContext &Ctx) {
     for (const DeclRefExpr *Ref : Flow.Refs) {
       const Expr *Child = nullptr;
-      const auto *Sum = Ref->getDecl() == V ? dyn_cast_or_null<BinaryOperator>(
-                                                  parentSkippingParens(Ref, Ctx, &Child))
-                                            : nullptr;
-      if (Sum && Sum->getOpcode() == BO_Add &&
-          (analysis().taint(Sum->getLHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts()
-                                ? Sum->getRHS()
-                                : Sum->getLHS(),
+      const auto *B = Ref->getDecl() == V ? dyn_cast_or_null<BinaryOperator>(
+                                                parentSkippingParens(Ref, Ctx, &Child))
+                                          : nullptr;
+      if (B && B->getOpcode() == Op &&
+          (analysis().taint(B->getLHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts()
+                                ? B->getRHS()
+                                : B->getLHS(),
                             Flow, Ctx) &
            TaintLane))
         return true;
@@ -177,7 +178,7 @@ private:
   void tileStride(const BinaryOperator *B, const FunctionFlow &Flow, ASTContext &Ctx) {
     const VarDecl *V = varOf(B->getLHS());
     auto C = V ? analysis().warpConstant(B->getRHS(), Ctx, {32}, B->getOperatorLoc()) : std::nullopt;
-    if (C && addedToLane(V, Flow, Ctx))
+    if (C && joinsLane(V, BO_Add, Flow, Ctx))
       found(B, Kind::LaneStride, *C, B->getRHS(), Flow, Ctx);
   }
 
@@ -186,7 +187,7 @@ private:
   void perLaneCount(const BinaryOperator *Div, const FunctionFlow &Flow, ASTContext &Ctx) {
     const VarDecl *Counter = boundedCounter(Div, Flow, Ctx);
     const VarDecl *Share = initialisedVar(Div, Ctx);
-    bool LaneTimesShare = Share && multipliedByLane(Share, Flow, Ctx);
+    bool LaneTimesShare = Share && joinsLane(Share, BO_Mul, Flow, Ctx);
     auto C = Counter || LaneTimesShare
                  ? analysis().warpConstant(Div->getRHS(), Ctx, {32}, Div->getOperatorLoc())
                  : std::nullopt;
@@ -212,24 +213,6 @@ private:
                    E->IgnoreParenImpCasts() == V->getInit()->IgnoreParenImpCasts()
                ? V
                : nullptr;
-  }
-
-  /// Whether V is multiplied by a lane somewhere (lane * share, (lane + 1) * share).
-  bool multipliedByLane(const VarDecl *V, const FunctionFlow &Flow, ASTContext &Ctx) {
-    for (const DeclRefExpr *Ref : Flow.Refs) {
-      const Expr *Child = nullptr;
-      const auto *Mul = Ref->getDecl() == V ? dyn_cast_or_null<BinaryOperator>(
-                                                  parentSkippingParens(Ref, Ctx, &Child))
-                                            : nullptr;
-      if (!Mul || Mul->getOpcode() != BO_Mul)
-        continue;
-      const Expr *Other = Mul->getLHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts()
-                              ? Mul->getRHS()
-                              : Mul->getLHS();
-      if (analysis().taint(Other, Flow, Ctx) & TaintLane)
-        return true;
-    }
-    return false;
   }
 
   /// The counter of `i < Bound` where Bound is E, or a variable E initialises
