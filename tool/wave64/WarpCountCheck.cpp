@@ -113,15 +113,15 @@ private:
     return llvm::any_of(S->children(), [&](const Stmt *C) { return contains(C, Wanted); });
   }
 
-  /// A launch in F that passes Buffer to a kernel which shuffles and numbers
-  /// its warps by warpSize.
+  /// A launch in F that passes Buffer to a kernel which numbers its warps by
+  /// warpSize (a ballot kernel works per warp as much as a shuffling one).
   const CUDAKernelCallExpr *warpSizedLaunchOf(const VarDecl *Buffer, const FunctionDecl *F,
                                               ASTContext &Ctx) {
     for (const BoundNodes &Node :
          match(findAll(cudaKernelCallExpr().bind("launch")), *F->getBody(), Ctx)) {
       const auto *Launch = Node.getNodeAs<CUDAKernelCallExpr>("launch");
       const FunctionDecl *Kernel = Launch->getDirectCallee();
-      if (!Kernel || !Kernel->hasBody() || !analysis().shufflesAround(Kernel, Ctx) ||
+      if (!Kernel || !Kernel->hasBody() || !analysis().warpWorkAround(Kernel, Ctx) ||
           !referencesWarpSize(Kernel->getBody()))
         continue;
       for (const Expr *Arg : Launch->arguments())
