@@ -27,6 +27,7 @@ import hdrscan  # noqa: E402
 import families as F  # noqa: E402
 import manual  # noqa: E402
 import api_shims  # noqa: E402
+import signatures  # noqa: E402
 import math_shims  # noqa: E402
 import yamlio  # noqa: E402
 
@@ -54,6 +55,8 @@ def runtime_candidates(n, kind):
             c += ["hip" + n[4:-3]]
     if n.startswith("cudaDevAttr"):
         c += ["hipDeviceAttribute" + n[11:]]
+    if n.startswith("cudaJit"):
+        c += ["hipJitOption" + n[7:]]   # cudaJitMaxRegisters -> hipJitOptionMaxRegisters
     if n.startswith("CUDA_"):
         c += ["HIP_" + n[5:], "hip" + n[5:]]
     if n.startswith("CUDART_"):
@@ -76,7 +79,9 @@ def driver_candidates(n, kind):
         c += ["hipDrv" + rest, "hipModule" + rest, "hip" + rest]
     if b.startswith("CU") and not b.startswith(("CU_", "CUDA_")):
         rest = b[2:]
-        c += ["hip" + rest[:1].upper() + rest[1:], "hip" + rest[:1].upper() + rest[1:] + "_t",
+        # the handle typedef first: CUgraphNode is a pointer, as hipGraphNode_t
+        # is, where hipGraphNode is the struct it points to
+        c += ["hip" + rest[:1].upper() + rest[1:] + "_t", "hip" + rest[:1].upper() + rest[1:],
               "HIP" + rest]
     if b.startswith("CU_"):
         c += ["HIP_" + b[3:], "hip" + b[3:]]
@@ -119,6 +124,13 @@ KIND_CLASS = {"function": "f", "type": "t", "enumerator": "v", "macro": "v", "va
               "namespace": "n"}
 
 
+def same_role(cuda_kind, hip_kind):
+    """Whether a HIP declaration can stand where the CUDA one is used: a type
+    for a type, not a type for a value (cudaJitCacheMode, an enumerator, is
+    not HIP's enum type hipJitCacheMode). A macro may stand for either."""
+    return "macro" in (cuda_kind, hip_kind) or (cuda_kind == "type") == (hip_kind == "type")
+
+
 def unique_lower(hip):
     """lower-cased name -> the HIP name, where only one has that spelling."""
     lower = collections.Counter(h.lower() for h in hip)
@@ -130,7 +142,7 @@ def pair(fid, name, kind, hip, hip_by_lower):
     name but for case (cudaDevAttrMultiProcessorCount ->
     hipDeviceAttributeMultiprocessorCount) when only one HIP name fits."""
     cands = CANDIDATES.get(fid, lambda n, k: [])(name, kind)
-    found = next((c for c in cands if c in hip), None)
+    found = next((c for c in cands if c in hip and same_role(kind, hip[c][0])), None)
     return found or next((hip_by_lower[c.lower()] for c in cands if c.lower() in hip_by_lower
                           and hip[hip_by_lower[c.lower()]][0] == kind), None)
 
@@ -171,6 +183,33 @@ def paired_entries(fam, names, headers, fidx, review):
             from_64(e, pair(fid, name, kind, hip64, hip64_lower), hip)
         entries[name] = e
     return entries
+
+
+def enum_types_follow_enumerators(entries, cuda, hips):
+    """An enum type no rule maps takes the HIP enum its mapped enumerators all
+    belong to (cudaDeviceAttr -> hipDeviceAttribute_t, CUmem_advise ->
+    hipMemoryAdvise): `cudaX v = hipY;` must name Y's type. cuda and hips:
+    signatures of CUDA and of HIP 5.2 and 6.4; the HIP enum's typedef is
+    preferred, with hip_since 6.4 where only HIP 6.4 declares it."""
+    enum_of_typedef = {t: enum for enum, ts in cuda["enum_typedefs"].items() for t in ts}
+    members = collections.defaultdict(list)
+    for name, decl in cuda["enumerators"].items():
+        members[decl["enum"]].append(name)
+    for name, e in entries.items():
+        if e["kind"] != "type" or e.get("hip"):
+            continue
+        hip_names = [entries[m]["hip"] for m in members.get(enum_of_typedef.get(name, name), [])
+                     if m in entries and entries[m].get("hip")]
+        for since, hip in zip((None, "6.4"), hips):
+            enums = {hip["enumerators"][h]["enum"] for h in hip_names if h in hip["enumerators"]}
+            if len(enums) == 1 and not enums & {"", None} and not next(iter(enums)).startswith("("):
+                enum = enums.pop()
+                e["hip"] = (hip["enum_typedefs"].get(enum) or [enum])[0]
+                if since:
+                    from_64(e, e["hip"], ())
+                else:
+                    e.pop("status", None), e.pop("reason", None)
+                break
 
 
 def fuzzy_index(hip):
@@ -252,6 +291,8 @@ def main():
     headers = [(names, unique_lower(names)) for names in
                (hdrscan.scan(F.hip_tu(t), "hip", tree=t) for t in trees)]
     fidx = fuzzy_index(headers[0][0])
+    cuda_sigs = signatures.cuda_signatures()
+    hip_sigs = [signatures.hip_signatures(t) for t in trees]
 
     per_family = {f["family"]: {} for f in F.FAMILIES}
     for name, (kind, hdrs) in cuda.items():
@@ -286,6 +327,7 @@ def main():
             for k in [k for k, v in e.items() if v is None]:
                 e.pop(k)
             entries[name] = e
+        enum_types_follow_enumerators(entries, cuda_sigs, hip_sigs)
         for name, e in entries.items():
             if e.get("hip") and e.get("status", "supported") != "unsupported":
                 e.pop("reason", None)

@@ -643,7 +643,14 @@ DRIVER = {
     # Driver handle and enum types whose HIP names do not follow the CUx -> hipX rule
     # (checked in /usr/include/hip/hip_runtime_api.h, texture_types.h, surface_types.h).
     "CUcontext": S("hipCtx_t"),
-    "CUresult": S("hipError_t", note="CUDA_* driver error codes map to HIP_ERROR_* / hipError* values of hipError_t"),
+    "CUresult": S("hipError_t", note="CUDA_* driver error codes map to the hipError* values of hipError_t"),
+    # HIP's HIP_SUCCESS / HIP_ERROR_* are an unnamed enum numbered 0..3, not
+    # hipError_t values (hipErrorNotInitialized is 3, not 2): comparing a
+    # hipError_t with them is wrong, and a CUresult variable cannot hold them.
+    "CUDA_SUCCESS": S("hipSuccess"),
+    "CUDA_ERROR_INVALID_VALUE": S("hipErrorInvalidValue"),
+    "CUDA_ERROR_NOT_INITIALIZED": S("hipErrorNotInitialized"),
+    "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES": S("hipErrorLaunchOutOfResources"),
     "CUdevice_attribute": S("hipDeviceAttribute_t"),
     "CUtexObject": S("hipTextureObject_t"),
     "CUsurfObject": S("hipSurfaceObject_t"),

@@ -192,6 +192,24 @@ def patch_runtime_api(t):
                  "#define hipMemLocationTypeDevice cudaMemLocationTypeDevice\n",
                  "hipMemLocationType")
 
+    # ---- the context cache config takes HIP's hipFuncCache_t, as on AMD
+    # (upstream: CUDA's CUfunc_cache; the two enums have the same values)
+    t = sub_once(t, "inline static hipError_t hipCtxGetCacheConfig(hipFuncCache* cacheConfig) {\n"
+                    "    return hipCUResultTohipError(cuCtxGetCacheConfig(cacheConfig));\n",
+                 "inline static hipError_t hipCtxGetCacheConfig(hipFuncCache_t* cacheConfig) {\n"
+                 f"    {MARK}hipFuncCache_t, as on AMD */\n"
+                 "    CUfunc_cache config;\n"
+                 "    CUresult status = cuCtxGetCacheConfig(&config);\n"
+                 "    *cacheConfig = (hipFuncCache_t)config;\n"
+                 "    return hipCUResultTohipError(status);\n",
+                 "hipCtxGetCacheConfig")
+    t = sub_once(t, "inline static hipError_t hipCtxSetCacheConfig(hipFuncCache cacheConfig) {\n"
+                    "    return hipCUResultTohipError(cuCtxSetCacheConfig(cacheConfig));\n",
+                 "inline static hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {\n"
+                 f"    {MARK}hipFuncCache_t, as on AMD */\n"
+                 "    return hipCUResultTohipError(cuCtxSetCacheConfig((CUfunc_cache)cacheConfig));\n",
+                 "hipCtxSetCacheConfig")
+
     # ---- driver context creation gained a params argument
     t = sub_once(t, "cuCtxCreate(ctx, flags, device)",
                  "cuCtxCreate(ctx, NULL /* cu2dcu-compat: CUDA 13 params */, flags, device)",

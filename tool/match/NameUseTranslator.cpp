@@ -54,9 +54,14 @@ void NameUseTranslator::handleUse(const clang::NamedDecl *Decl, clang::SourceLoc
   if (!Decl || !Decl->getIdentifier())
     return;
   clang::SourceManager &SM = Context.sourceManager();
-  if (!SM.isInSystemHeader(Decl->getLocation()))
-    return;
-  translateOrReport(Decl, Loc);
+  // A struct or enum the program redeclares (`struct cudaDeviceProp;`) is
+  // still CUDA's: uses find the program's redeclaration. A function the
+  // program redeclares stays its own (an interposing wrapper defines one).
+  auto InSystemHeader = [&](const clang::Decl *D) { return SM.isInSystemHeader(D->getLocation()); };
+  bool Cuda = llvm::isa<clang::TagDecl>(Decl) ? llvm::any_of(Decl->redecls(), InSystemHeader)
+                                             : InSystemHeader(Decl);
+  if (Cuda)
+    translateOrReport(Decl, Loc);
 }
 
 void NameUseTranslator::handleUnresolvedUse(const clang::NamedDecl *SystemCandidate,

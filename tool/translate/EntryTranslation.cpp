@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -40,6 +41,29 @@ static std::optional<ApiEntry> formOfCall(const ApiEntry &Entry, const std::stri
   Call.Note.clear();
   Call.HipByArity.clear();
   return Call;
+}
+
+/// Where `struct cudaX` / `enum cudaX` / `union cudaX` begins, for a use of a
+/// CUDA type at Offset; Offset itself for a plain use or a declaration of the
+/// tag (`struct cudaX;`, `struct cudaX {`). The HIP name may be a typedef
+/// (hipExternalMemoryHandleDesc, hipDeviceAttribute_t), which an elaborated
+/// specifier cannot name, and C++ needs no keyword to name either.
+static unsigned elaboratedKeywordAt(const std::string &Text, unsigned Offset, unsigned Length) {
+  size_t After = Text.find_first_not_of(" \t\r\n", Offset + Length);
+  if (After != std::string::npos && (Text[After] == ';' || Text[After] == '{'))
+    return Offset;
+  size_t End = Offset;
+  while (End > 0 && std::isspace(static_cast<unsigned char>(Text[End - 1])))
+    --End;
+  for (llvm::StringRef Keyword : {"struct", "enum", "union"}) {
+    if (End == Offset || End < Keyword.size() ||
+        Text.compare(End - Keyword.size(), Keyword.size(), Keyword.str()) != 0)
+      continue;
+    size_t Begin = End - Keyword.size();
+    if (Begin == 0 || !(std::isalnum(static_cast<unsigned char>(Text[Begin - 1])) || Text[Begin - 1] == '_'))
+      return static_cast<unsigned>(Begin);
+  }
+  return Offset;
 }
 
 void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
@@ -84,8 +108,11 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
   if (!Entry.Note.empty())
     addFinding(Out, Text, Path, Offset, check_ids::ApiNote, Severity::Note,
                "'" + Entry.Cuda + "' -> '" + Entry.Hip + "': " + Entry.Note);
-  if (Entry.Hip != Entry.Cuda)
-    Out.Edits.push_back({Offset, Length, Entry.Hip, Entry.Family, Entry.Cuda});
+  if (Entry.Hip != Entry.Cuda) {
+    unsigned Keyword = Entry.Kind == EntryKind::Type ? elaboratedKeywordAt(Text, Offset, Length)
+                                                     : Offset;
+    Out.Edits.push_back({Keyword, Offset + Length - Keyword, Entry.Hip, Entry.Family, Entry.Cuda});
+  }
 }
 
 void translateLaunchBounds(const ApiMap &Map, const LaunchBoundsSpelling &Use,
