@@ -1,7 +1,12 @@
 """Render docs/coverage.md from the verifier's results (deterministic output)."""
 import collections
+import json
+import os
 
 import equivalents
+
+USE_RESULTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))), "testsuite", "results", "use-verifier.json")
 
 FAMILY_TITLES = {
     "runtime": "CUDA runtime API functions", "types": "Runtime types, enumerators, #defines",
@@ -104,9 +109,33 @@ def render(r):
 
 
 def render_targets(r, w):
-    """Mapped and unsupported per target HIP, then the API functions' equivalents."""
+    """Mapped and unsupported per target HIP, then the API functions'
+    equivalents, then what the use verifier proved."""
     render_target_entries(r, w)
     equivalents.render(r.equivalents, w)
+    render_use(w)
+
+
+def render_use(w):
+    """The counts of testsuite/results/use-verifier.json (mappings/tools/verify_use.py)."""
+    with open(USE_RESULTS) as f:
+        summary = json.load(f)["summary"]
+    w("")
+    w("## Verified by use")
+    w("")
+    w("`mappings/tools/verify_use.py` (CTest `maps.use_verifier`) calls every mapped function")
+    w("with arguments of CUDA's own parameter types, declares every mapped type and assigns")
+    w("every mapped enumerator to its enum's type, translates the probes with cu2dcu for the")
+    w("target and compiles them. *probed*: entries the target translates, with a CUDA 13")
+    w("declaration nvcc accepts in that use; *verified*: every use of the entry compiles;")
+    w("*failed*: some use does not (listed in `mappings/tools/use_failures.txt`);")
+    w("*silent*: failed without an error finding from cu2dcu at that use.")
+    w("")
+    w("| target | probed | verified | failed | silent |")
+    w("|---|---:|---:|---:|---:|")
+    for target, c in sorted(summary.items()):
+        w("| %s | %d | %d | %d | %d |" % (target, c["entries"], c["verified"],
+                                         c["failed_entries"], c["silent_entries"]))
 
 
 def render_target_entries(r, w):
