@@ -18,6 +18,9 @@ them in the entries (ENTRIES).
   pair): HIP has none of these overloads.  On AMD an atomicCAS loop on the
   aligned 32-bit word that holds the value adds in the type's own arithmetic,
   as CUDA's does, and leaves the other half of the word as it finds it.
+- atomicAdd and atomicAdd_system on float2 and float4 (CUDA's sm_90
+  overloads): CUDA makes each element's add atomic on its own, and so does
+  the shim, with the float atomic per element.
 - fp16 and bf16 functions HIP lacks (htanh, h2tanh and their _approx forms,
   __floats2bfloat162_rn): the same value through float, the type's own
   conversions rounding to nearest even (tanh within CUDA's approximation).
@@ -225,6 +228,29 @@ def fp16_atomic_add(shim):
                  includes=("hip/hip_runtime.h", "hip/hip_fp16.h" if "half" in shim else "hip/hip_bf16.h"))
 
 
+# CUDA's vector atomicAdd (float2, float4; sm_90) adds each element atomically
+# on its own, not the vector as one access: so does the shim, per element.
+# CUDA name -> its shim
+VECTOR_ATOMIC_ADD = {"atomicAdd": "cu2dcu_atomicAdd_vector",
+                     "atomicAdd_system": "cu2dcu_atomicAdd_system_vector"}
+VECTOR_ATOMIC_PARAMS = ["float2 *", "float4 *"]
+
+
+def vector_atomic_add(cuda):
+    shim = VECTOR_ATOMIC_ADD[cuda]
+    amd = ["static __device__ inline float2 %s(float2 *address, float2 value) {" % shim,
+           "  return make_float2(%s(&address->x, value.x), %s(&address->y, value.y));" % (cuda, cuda),
+           "}",
+           "static __device__ inline float4 %s(float4 *address, float4 value) {" % shim,
+           "  return make_float4(%s(&address->x, value.x), %s(&address->y, value.y)," % (cuda, cuda),
+           "                     %s(&address->z, value.z), %s(&address->w, value.w));" % (cuda, cuda),
+           "}"]
+    return _shim("__" + shim[len("cu2dcu_"):], "%s on float2 and float4: CUDA's own on NVIDIA "
+                 "(sm_90); on AMD, whose HIP lacks these overloads, the float %s of each "
+                 "element, which is what CUDA makes atomic (each element on its own)" % (cuda, cuda),
+                 ["#define %s %s" % (shim, cuda)], amd)
+
+
 # CUDA name -> (its AMD definition's signature, its body)
 FP16_MATH = {
     "htanh": ("__half %s(__half x)", "return __float2half(tanhf(__half2float(x)));"),
@@ -277,4 +303,6 @@ def shim_files():
     files[ROUNDING_HELPER + ".yaml"] = rounding_helper()
     for shim in FP16_ATOMIC_ADD:
         files[shim + ".yaml"] = fp16_atomic_add(shim)
+    for cuda, shim in VECTOR_ATOMIC_ADD.items():
+        files[shim + ".yaml"] = vector_atomic_add(cuda)
     return files

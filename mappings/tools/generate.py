@@ -186,9 +186,10 @@ def paired_entries(fam, names, headers, fidx, review):
 
 
 def enum_types_follow_enumerators(entries, cuda, hips):
-    """An enum type no rule maps takes the HIP enum its mapped enumerators all
-    belong to (cudaDeviceAttr -> hipDeviceAttribute_t, CUmem_advise ->
-    hipMemoryAdvise): `cudaX v = hipY;` must name Y's type. cuda and hips:
+    """An enum type takes the HIP enum its mapped enumerators all belong to
+    (cudaDeviceAttr -> hipDeviceAttribute_t, CUmem_advise -> hipMemoryAdvise,
+    CUresourceViewFormat -> HIPresourceViewFormat where the naming rule gave
+    the runtime's hipResourceViewFormat): `cudaX v = hipY;` must name Y's type. cuda and hips:
     signatures of CUDA and of HIP 5.2 and 6.4; the HIP enum's typedef is
     preferred, with hip_since 6.4 where only HIP 6.4 declares it."""
     enum_of_typedef = {t: enum for enum, ts in cuda["enum_typedefs"].items() for t in ts}
@@ -196,7 +197,7 @@ def enum_types_follow_enumerators(entries, cuda, hips):
     for name, decl in cuda["enumerators"].items():
         members[decl["enum"]].append(name)
     for name, e in entries.items():
-        if e["kind"] != "type" or e.get("hip"):
+        if e["kind"] != "type" or e.get("shim"):
             continue
         hip_names = [entries[m]["hip"] for m in members.get(enum_of_typedef.get(name, name), [])
                      if m in entries and entries[m].get("hip")]
@@ -204,7 +205,10 @@ def enum_types_follow_enumerators(entries, cuda, hips):
             enums = {hip["enumerators"][h]["enum"] for h in hip_names if h in hip["enumerators"]}
             if len(enums) == 1 and not enums & {"", None} and not next(iter(enums)).startswith("("):
                 enum = enums.pop()
-                e["hip"] = (hip["enum_typedefs"].get(enum) or [enum])[0]
+                names = hip["enum_typedefs"].get(enum, []) + [enum]
+                if e.get("hip") in names:
+                    break   # already the enumerators' type
+                e["hip"] = names[0]
                 if since:
                     from_64(e, e["hip"], ())
                 else:

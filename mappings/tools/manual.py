@@ -944,8 +944,11 @@ RULES["cublas"].update({
     "cublasDataType_t": S("hipDataType", note="cublasDataType_t is a typedef of cudaDataType"),
 })
 # atomicAdd's overloads on CUDA's 16-bit float types, which HIP lacks.
-RULES.setdefault("device", {})["atomicAdd"] = S("atomicAdd", shim_by_param={
-    param: shim for shim, params in api_shims.FP16_ATOMIC_PARAMS.items() for param in params})
+RULES.setdefault("device", {})["atomicAdd"] = S("atomicAdd", shim_by_param=dict({
+    param: shim for shim, params in api_shims.FP16_ATOMIC_PARAMS.items() for param in params},
+    **{param: api_shims.VECTOR_ATOMIC_ADD["atomicAdd"] for param in api_shims.VECTOR_ATOMIC_PARAMS}))
+RULES["device"]["atomicAdd_system"] = S("atomicAdd_system", shim_by_param={
+    param: api_shims.VECTOR_ATOMIC_ADD["atomicAdd_system"] for param in api_shims.VECTOR_ATOMIC_PARAMS})
 # Shims written from one rule per group (api_shims.py): block-scope atomics,
 # the system-scope wrap-around atomics, directed rounding, NVTX's naming.
 # NVTX's character-neutral macros (nvtxNameCudaStream) name the A functions.

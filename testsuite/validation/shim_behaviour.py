@@ -11,6 +11,8 @@ conversions against CUDA's constructors:
 - atomicAdd on __half, __half2 and __nv_bfloat16 (the shims' atomicCAS loops
   on a shared 32-bit word) against CUDA's, with sums that are exact in the
   type, the two halves of one word added to by alternate threads;
+- atomicAdd and atomicAdd_system on float2 and float4 (the shims' per-element
+  float atomics) against CUDA's, every thread of the grid adding to one vector;
 - __half(static_cast<float>(b)) against __half(b), and the reverse, for every
   16-bit pattern (Fp16ConversionTranslator's rewrite).
 
@@ -103,6 +105,19 @@ __global__ void fp16_atomics(__half *shim_h, __half *cuda_h, __half2 *shim_h2, _
     atomicAdd(&cuda_b[odd], __float2bfloat16(1.0f));
   }
 }
+// Every thread adds the same vector: the totals are exact integers.
+__global__ void vector_atomics(float2 *f2, float4 *f4) {
+  float2 step2 = make_float2(1.0f, 2.0f);
+  float4 step4 = make_float4(1.0f, 2.0f, 3.0f, 4.0f);
+  cu2dcu_atomicAdd_vector(&f2[0], step2);
+  atomicAdd(&f2[1], step2);
+  cu2dcu_atomicAdd_system_vector(&f2[2], step2);
+  atomicAdd_system(&f2[3], step2);
+  cu2dcu_atomicAdd_vector(&f4[0], step4);
+  atomicAdd(&f4[1], step4);
+  cu2dcu_atomicAdd_system_vector(&f4[2], step4);
+  atomicAdd_system(&f4[3], step4);
+}
 __global__ void conversions(unsigned long long *differences) {
   unsigned short bits = (unsigned short)(blockIdx.x * blockDim.x + threadIdx.x);
   __nv_bfloat16 b = __ushort_as_bfloat16(bits);
@@ -144,6 +159,19 @@ int main() {
   atomic_differences += __low2float(h2[0]) != 1024.0f || __high2float(h2[0]) != -1024.0f ||
                         __low2float(h2[1]) != 1024.0f || __high2float(h2[1]) != -1024.0f;
   printf("  \"atomicAdd(__half, __half2, __nv_bfloat16)\": %d,\n", atomic_differences);
+  float2 *f2;
+  float4 *f4;
+  cudaMallocManaged(&f2, 4 * sizeof *f2);
+  cudaMallocManaged(&f4, 4 * sizeof *f4);
+  cudaMemset(f2, 0, 4 * sizeof *f2);
+  cudaMemset(f4, 0, 4 * sizeof *f4);
+  vector_atomics<<<64, 256>>>(f2, f4);
+  cudaDeviceSynchronize();
+  int vector_differences = 0;
+  for (int i = 0; i < 4; ++i)
+    vector_differences += f2[i].x != 16384.0f || f2[i].y != 32768.0f || f4[i].x != 16384.0f ||
+                          f4[i].y != 32768.0f || f4[i].z != 49152.0f || f4[i].w != 65536.0f;
+  printf("  \"atomicAdd(float2, float4), atomicAdd_system\": %d,\n", vector_differences);
   unsigned long long *differences;
   cudaMallocManaged(&differences, 2 * sizeof *differences);
   differences[0] = differences[1] = 0;
@@ -161,7 +189,7 @@ def source():
     parts = [PRELUDE, amd_code(files[api_shims.ROUNDING_HELPER + ".yaml"])]
     for op in ("Inc", "Dec"):
         parts.append(amd_code(files[api_shims.shim_name("atomic%s_system" % op) + ".yaml"]))
-    for shim in api_shims.FP16_ATOMIC_ADD:
+    for shim in list(api_shims.FP16_ATOMIC_ADD) + list(api_shims.VECTOR_ATOMIC_ADD.values()):
         parts.append(amd_code(files[shim + ".yaml"]))
     checks = []
     for stem, (_, arity) in api_shims.ROUNDED_OPS.items():
