@@ -14,6 +14,7 @@
 #include "match/EmptyBraceAssignmentTranslator.h"
 #include "match/Fp16ConversionTranslator.h"
 #include "match/RegisterKeywordTranslator.h"
+#include "match/DependentTemplateKeywordTranslator.h"
 #include "match/UnsupportedCaseLabelTranslator.h"
 #include "match/RelocatableDeviceCodeTranslator.h"
 #include "match/CallArgumentTranslator.h"
@@ -52,7 +53,7 @@ public:
                  const WarpCallPlanner &WarpPlan)
       : WarpPlan(WarpPlan), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
         Bounds(Context), Registers(Context), Collisions(Context), Overloads(Context), Rdc(Context),
-        EmptyBraces(Context), CaseLabels(Context), Fp16Casts(Context) {}
+        EmptyBraces(Context), CaseLabels(Context), Fp16Casts(Context), TemplateKeywords(Context) {}
 
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) {
     using namespace clang::ast_matchers;
@@ -66,6 +67,9 @@ public:
     Finder.addMatcher(Written(recoveryExpr().bind("recovered")), this);
     Finder.addMatcher(Written(explicitCastExpr().bind("cast")), this);
     Finder.addMatcher(Written(cxxConstructExpr().bind("construct")), this);
+    Finder.addMatcher(Written(binaryOperator(hasOperatorName("<")).bind("less")), this);
+    Finder.addMatcher(Written(cxxOperatorCallExpr(hasOverloadedOperatorName("<")).bind("lessCall")),
+                      this);
   }
 
   void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
@@ -94,6 +98,10 @@ public:
       Fp16Casts.handle(Cast);
     else if (const auto *Construct = Nodes.getNodeAs<clang::CXXConstructExpr>("construct"))
       Fp16Casts.handle(Construct);
+    else if (const auto *Less = Nodes.getNodeAs<clang::BinaryOperator>("less"))
+      TemplateKeywords.handle(Less->getLHS());
+    else if (const auto *Less = Nodes.getNodeAs<clang::CXXOperatorCallExpr>("lessCall"))
+      TemplateKeywords.handle(Less->getArg(0));
   }
 
 private:
@@ -147,6 +155,7 @@ private:
   EmptyBraceAssignmentTranslator EmptyBraces;
   UnsupportedCaseLabelTranslator CaseLabels;
   Fp16ConversionTranslator Fp16Casts;
+  DependentTemplateKeywordTranslator TemplateKeywords;
 };
 
 /// The byte range of R (expanded) when it lies in one translated file.
