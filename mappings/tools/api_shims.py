@@ -21,6 +21,9 @@ them in the entries (ENTRIES).
 - atomicAdd and atomicAdd_system on float2 and float4 (CUDA's sm_90
   overloads): CUDA makes each element's add atomic on its own, and so does
   the shim, with the float atomic per element.
+- __hmax2 / __hmin2 on __half2: HIP 6.4 has them for bfloat16 pairs only,
+  HIP 5.2 not at all; the shim is CUDA's rule on each lane (a NaN lane takes
+  the other value, two NaNs the canonical NaN, +0.0 above -0.0).
 - fp16 and bf16 functions HIP lacks (htanh, h2tanh and their _approx forms,
   __floats2bfloat162_rn): the same value through float, the type's own
   conversions rounding to nearest even (tanh within CUDA's approximation).
@@ -275,6 +278,39 @@ def fp16_math(cuda):
                        includes=("hip/hip_runtime.h", header))
 
 
+# HIP 6.4 declares __hmax2 and __hmin2 for __hip_bfloat162 only, and HIP 5.2
+# has no __hmax at all: the __half2 overloads are CUDA's rule on each lane, in
+# float: a NaN lane takes the other value, two NaNs the canonical NaN, and
+# +0.0 counts as greater than -0.0. CUDA name -> the comparison that picks a.
+HALF2_LANEWISE = {"__hmax2": ">", "__hmin2": "<"}
+
+
+def half2_shim_name(cuda):
+    return shim_name(cuda) + "_half2"
+
+
+def half2_lanewise(cuda):
+    shim, picks_a = half2_shim_name(cuda), HALF2_LANEWISE[cuda]
+    zero_pick = "signbit(x) ? b : a" if picks_a == ">" else "signbit(x) ? a : b"
+    lane = shim + "_lane"
+    amd = ["static __device__ inline __half %s(__half a, __half b) {" % lane,
+           "  float x = __half2float(a), y = __half2float(b);",
+           "  if (x != x && y != y) return __ushort_as_half((unsigned short)0x7fff);",
+           "  if (x != x) return b;",
+           "  if (y != y) return a;",
+           "  if (x == y) return %s;" % zero_pick,
+           "  return x %s y ? a : b;" % picks_a,
+           "}",
+           "static __device__ inline __half2 %s(__half2 a, __half2 b) {" % shim,
+           "  return __halves2half2(%s(__low2half(a), __low2half(b)), "
+           "%s(__high2half(a), __high2half(b)));" % (lane, lane), "}"]
+    return _shim(cuda + "_half2", "%s on __half2: CUDA's own on NVIDIA; on AMD, where HIP has it "
+                 "for bfloat16 pairs only (HIP 6.4) or not at all (HIP 5.2), CUDA's rule on each "
+                 "lane: a NaN lane takes the other value, +0.0 orders above -0.0" % cuda,
+                 ["#define %s %s" % (shim, cuda)], amd,
+                 includes=("hip/hip_runtime.h", "hip/hip_fp16.h"))
+
+
 def family(cuda):
     """The map family of a name shims() covers."""
     return "nvtx" if cuda.startswith("nvtx") else "fp16" if cuda in FP16_MATH else "device"
@@ -305,4 +341,6 @@ def shim_files():
         files[shim + ".yaml"] = fp16_atomic_add(shim)
     for cuda, shim in VECTOR_ATOMIC_ADD.items():
         files[shim + ".yaml"] = vector_atomic_add(cuda)
+    for cuda in HALF2_LANEWISE:
+        files[half2_shim_name(cuda) + ".yaml"] = half2_lanewise(cuda)
     return files

@@ -947,6 +947,8 @@ RULES["cublas"].update({
 RULES.setdefault("device", {})["atomicAdd"] = S("atomicAdd", shim_by_param=dict({
     param: shim for shim, params in api_shims.FP16_ATOMIC_PARAMS.items() for param in params},
     **{param: api_shims.VECTOR_ATOMIC_ADD["atomicAdd"] for param in api_shims.VECTOR_ATOMIC_PARAMS}))
+for _n in api_shims.HALF2_LANEWISE:
+    RULES["fp16"][_n] = {"shim_by_param": {"__half2": api_shims.half2_shim_name(_n)}}
 RULES["device"]["atomicAdd_system"] = S("atomicAdd_system", shim_by_param={
     param: api_shims.VECTOR_ATOMIC_ADD["atomicAdd_system"] for param in api_shims.VECTOR_ATOMIC_PARAMS})
 # Shims written from one rule per group (api_shims.py): block-scope atomics,

@@ -13,6 +13,8 @@ conversions against CUDA's constructors:
   type, the two halves of one word added to by alternate threads;
 - atomicAdd and atomicAdd_system on float2 and float4 (the shims' per-element
   float atomics) against CUDA's, every thread of the grid adding to one vector;
+- __hmax2 / __hmin2 on __half2 (the shims' per-lane rule) against CUDA's, bit
+  for bit, on 16.7M lane pairs of 16-bit patterns;
 - __half(static_cast<float>(b)) against __half(b), and the reverse, for every
   16-bit pattern (Fp16ConversionTranslator's rewrite).
 
@@ -118,6 +120,23 @@ __global__ void vector_atomics(float2 *f2, float4 *f4) {
   cu2dcu_atomicAdd_system_vector(&f4[2], step4);
   atomicAdd_system(&f4[3], step4);
 }
+// Every pair of lanes from a spread of 16-bit patterns (all NaNs, zeros,
+// infinities and subnormals among them), compared bit for bit.
+__global__ void half2_max_min(unsigned long long *differences) {
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned short p = (unsigned short)(i * 2654435761u >> 16), q = (unsigned short)i;
+  __half2 a = __halves2half2(__ushort_as_half(p), __ushort_as_half(q));
+  __half2 b = __halves2half2(__ushort_as_half(q), __ushort_as_half((unsigned short)(p ^ 0x8000)));
+  __half2 shim_max = cu2dcu_hmax2_half2(a, b), cuda_max = __hmax2(a, b);
+  __half2 shim_min = cu2dcu_hmin2_half2(a, b), cuda_min = __hmin2(a, b);
+  unsigned int bits[4];
+  __builtin_memcpy(&bits[0], &shim_max, 4);
+  __builtin_memcpy(&bits[1], &cuda_max, 4);
+  __builtin_memcpy(&bits[2], &shim_min, 4);
+  __builtin_memcpy(&bits[3], &cuda_min, 4);
+  if (bits[0] != bits[1]) atomicAdd(&differences[0], 1ull);
+  if (bits[2] != bits[3]) atomicAdd(&differences[1], 1ull);
+}
 __global__ void conversions(unsigned long long *differences) {
   unsigned short bits = (unsigned short)(blockIdx.x * blockDim.x + threadIdx.x);
   __nv_bfloat16 b = __ushort_as_bfloat16(bits);
@@ -175,6 +194,11 @@ int main() {
   unsigned long long *differences;
   cudaMallocManaged(&differences, 2 * sizeof *differences);
   differences[0] = differences[1] = 0;
+  half2_max_min<<<65536, 256>>>(differences);
+  cudaDeviceSynchronize();
+  printf("  \"__hmax2(__half2)\": %llu,\n  \"__hmin2(__half2)\": %llu,\n", differences[0],
+         differences[1]);
+  differences[0] = differences[1] = 0;
   conversions<<<256, 256>>>(differences);
   cudaDeviceSynchronize();
   printf("  \"__half(__nv_bfloat16)\": %llu,\n  \"__nv_bfloat16(__half)\": %llu\n}\n", differences[0],
@@ -189,7 +213,8 @@ def source():
     parts = [PRELUDE, amd_code(files[api_shims.ROUNDING_HELPER + ".yaml"])]
     for op in ("Inc", "Dec"):
         parts.append(amd_code(files[api_shims.shim_name("atomic%s_system" % op) + ".yaml"]))
-    for shim in list(api_shims.FP16_ATOMIC_ADD) + list(api_shims.VECTOR_ATOMIC_ADD.values()):
+    for shim in (list(api_shims.FP16_ATOMIC_ADD) + list(api_shims.VECTOR_ATOMIC_ADD.values()) +
+                 [api_shims.half2_shim_name(n) for n in api_shims.HALF2_LANEWISE]):
         parts.append(amd_code(files[shim + ".yaml"]))
     checks = []
     for stem, (_, arity) in api_shims.ROUNDED_OPS.items():
