@@ -1,10 +1,11 @@
-"""CUDA's declarations with the shapes a use of them needs: the parameter
-types of every function overload, the enum type of every enumerator and the
-typedef that names an enum, and which names are plain (non-template) types.
+"""Declarations with the shapes a use of them needs: the parameter types of
+every function overload, the enum type of every enumerator, the typedef that
+names an enum, the class templates, and the header that defines each type.
 
-Read from one clang AST dump of the CUDA translation unit (families.cuda_tu),
-cached as hdrscan caches its scans.  Used by verify_use.py to write calls and
-declarations in CUDA's own usage.
+Read from one clang AST dump of a side's translation unit (families.cuda_tu,
+families.hip_tu), cached as hdrscan caches its scans.  verify_use.py writes
+calls and declarations in CUDA's own usage from CUDA's; generate.py maps an
+enum type to the HIP enum its enumerators belong to from both sides'.
 """
 import re
 
@@ -55,8 +56,7 @@ def _on_function(walk, depth, rest):
     tparams, probeable = [], True
     if walk.template and walk.template[0] == depth - 1:
         tparams, probeable = walk.template[1], walk.template[2]
-    overload = {"params": [], "template": tparams, "header": rel,
-                "variadic": "..." in _QUOTED.search(rest).group(1)}
+    overload = {"params": [], "template": tparams, "header": rel}
     if probeable:
         walk.function = (depth, overload)
         walk.result["functions"].setdefault(walk.qualifier() + name, []).append(overload)
@@ -155,6 +155,5 @@ def cuda_signatures():
     type, "header": declaring header}}, "enum_typedefs": {enum: [typedef
     names]}, "type_templates": [names], "type_headers": {type: declaring
     header}} of the CUDA translation unit; an overload is {"params": [types],
-    "template": [type parameter names], "header": declaring header,
-    "variadic": bool}."""
+    "template": [type parameter names], "header": declaring header}."""
     return _signatures("cuda", None, F.cuda_tu())

@@ -69,6 +69,9 @@ SUMMARY_KEYS = ("entries", "verified", "failed_entries", "silent_entries")
 
 
 class Probe:
+    """One use of an entry: its text (with {probe} for the function's name),
+    the header it needs and what it exercises (an overload's parameters)."""
+
     def __init__(self, entry, family, include, text, what):
         self.entry, self.family, self.include, self.text, self.what = \
             entry, family, include, text, what
@@ -179,8 +182,10 @@ def folders_stamp(folders):
 
 def hip_folders(tree):
     """The folders of a HIP tree's headers (not all of /usr/include)."""
+    if not tree:
+        return []
     return [os.path.join(tree.inc, d) for d in hdrscan.HIP_DIRS
-            if tree and os.path.isdir(os.path.join(tree.inc, d))] if tree else []
+            if os.path.isdir(os.path.join(tree.inc, d))]
 
 
 def make_targets(args):

@@ -39,7 +39,7 @@ void DependentTemplateKeywordTranslator::handle(const clang::Expr *LeftOperand) 
   if (!Position)
     return;
   Context.findingsFor(Position->File).Edits.push_back(
-      Edit{Position->Offset, 0, "template ", "conformance", ""});
+      Edit{Position->Offset, 0, "template ", "keyword", "template"});
 }
 
 } // namespace cu2dcu
