@@ -104,6 +104,16 @@ check roctx ok <<'EOF'
 #include <roctracer/roctx.h>
 void f() { roctxRangePushA("step"); roctxMarkA("mark"); roctxRangePop(); }
 EOF
+check hipblaslt ok <<'EOF'
+#include <hipblaslt/hipblaslt.h>
+void f() {
+  hipblasLtHandle_t h; hipblasLtCreate(&h);
+  hipblasLtMatmulDesc_t d; hipblasLtMatmulDescCreate(&d, HIPBLAS_COMPUTE_32F, HIP_R_32F);
+  hipblasLtEpilogue_t e = HIPBLASLT_EPILOGUE_RELU_BIAS;
+  hipblasLtMatmulDescSetAttribute(d, HIPBLASLT_MATMUL_DESC_EPILOGUE, &e, sizeof e);
+  hipblasLtMatmulDescDestroy(d); hipblasLtDestroy(h);
+}
+EOF
 # HIP 6.x declares the *_sync warp functions only with HIP_ENABLE_WARP_SYNC_BUILTINS
 warp() { printf '#include <hip/hip_runtime.h>\n__global__ void k(int* p) {\n  int v = p[threadIdx.x];\n  p[threadIdx.x] = __shfl_down_sync(%s, v, 1);\n}\n' "$1"; }
 warp 0xffffffffffffffffull | check warp-sync-64bit-mask ok -DHIP_ENABLE_WARP_SYNC_BUILTINS

@@ -21,6 +21,7 @@ packages=(
   libhiprand-dev librocrand-dev
   libmiopen-dev librccl-dev                     # MIOpen, RCCL
   libroctx-dev                                  # roctx (roctracer/roctx.h), NVTX's counterpart
+  libhipblaslt-dev                              # hipBLASLt, cuBLASLt's counterpart (no gfx906 kernels)
   rocm-device-libs-21                           # device libraries (bitcode)
   hipify-perl                                   # the regex porter, for side-by-side speed (testsuite/ci/scale_bench.py)
 )

@@ -53,6 +53,8 @@ FAMILIES = [
          hip=["hip/hip_cooperative_groups.h"]),
     dict(family="cublas", file="cublas.yaml", cuda=["cublas_api.h", "cublas_v2.h"],
          hip=["hipblas/hipblas.h"], hip_lib="hipBLAS", api_names=["^cublas[A-Z]"]),
+    dict(family="cublaslt", file="cublaslt.yaml", cuda=["cublasLt.h"],
+         hip=["hipblaslt/hipblaslt.h"], hip_lib="hipBLASLt", api_names=["^cublasLt[A-Z]"]),
     dict(family="cufft", file="cufft.yaml", cuda=["cufft.h", "cufftXt.h", "cudalibxt.h"],
          hip=["hipfft/hipfft.h", "hipfft/hipfftXt.h"], hip_lib="hipFFT",
          api_names=["^cufft[A-Z]"]),
@@ -85,7 +87,7 @@ CUDA_TU = ["cuda_runtime.h", "cuda.h", "cuda_profiler_api.h", "cuda_fp16.h",
            "cuda_bf16.h", "cuda_fp8.h", "cooperative_groups.h", "cooperative_groups/memcpy_async.h",
            "cooperative_groups/reduce.h", "cooperative_groups/scan.h", "cuComplex.h",
            "math_constants.h",
-           "cublas_v2.h", "cufft.h", "cufftXt.h", "curand.h", "curand_kernel.h",
+           "cublas_v2.h", "cublasLt.h", "cufft.h", "cufftXt.h", "curand.h", "curand_kernel.h",
            "cusparse.h", "cusolverDn.h", "cusolverSp.h", "cusolverRf.h",
            "cusolverMg.h", "cudnn.h", "nccl.h", "nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCudaRt.h",
            "nvtx3/nvToolsExtCuda.h"]
@@ -96,7 +98,7 @@ HIP_TU = ["hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bfloat16.h", "hip/hip_
           "hip/hip_math_constants.h", "hip/hip_fp8.h",
           "hip/hip_complex.h", "hip/hip_cooperative_groups.h",
           "hipsparse/hipsparse.h", "hiprand/hiprand.h", "hiprand/hiprand_kernel.h",
-          "hipblas/hipblas.h", "hipcub/hipcub.hpp", "thrust/device_vector.h",
+          "hipblas/hipblas.h", "hipblaslt/hipblaslt.h", "hipcub/hipcub.hpp", "thrust/device_vector.h",
           "thrust/execution_policy.h", "hipfft/hipfft.h", "hipfft/hipfftXt.h",
           "hipsolver/hipsolver.h", "miopen/miopen.h", "rccl/rccl.h", "roctracer/roctx.h"]
 

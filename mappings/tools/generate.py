@@ -110,6 +110,7 @@ CANDIDATES = {
     "driver": driver_candidates,
     "complex": prefix_candidates([("make_cu", "make_hip"), ("cu", "hip")]),
     "cublas": prefix_candidates([("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_")]),
+    "cublaslt": prefix_candidates([("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_")]),
     "cufft": prefix_candidates([("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")]),
     "curand": lambda n, k: prefix_candidates([("curand", "hiprand"), ("CURAND_", "HIPRAND_")])(n, k) + [n],
     "cusparse": prefix_candidates([("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_")]),

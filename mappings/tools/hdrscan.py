@@ -200,7 +200,7 @@ def cuda_builtins(names):
 
 # the HIP libraries' include directories (those of hipBLAS, hipCUB, ... are
 # only in the HIP 6.4 tree, see HipTree)
-HIP_DIRS = ("hip", "hipsparse", "hiprand", "rocrand", "rocprim", "hipblas", "hipblas-common",
+HIP_DIRS = ("hip", "hipsparse", "hiprand", "rocrand", "rocprim", "hipblas", "hipblas-common", "hipblaslt",
             "hipcub", "thrust", "hipfft", "hipsolver", "miopen", "rccl", "roctracer")
 
 

@@ -43,12 +43,13 @@ CUPTI_SINCE = _cupti_since()
 NOT_IN_HIP = "not declared in the HIP 5.2 or 6.4 headers"
 
 
-LIB_PREFIX = {"cublas": ("cublas", "CUBLAS_"), "cufft": ("cufft", "CUFFT_"),
+LIB_PREFIX = {"cublas": ("cublas", "CUBLAS_"), "cublaslt": ("cublasLt", "CUBLASLT_"),
+              "cufft": ("cufft", "CUFFT_"),
               "curand": ("curand", "CURAND_", "skipahead"),
               "cusparse": ("cusparse", "CUSPARSE_"),
               "cusolver": ("cusolver", "CUSOLVER", "csrqr", "gesvdj", "syevj", "cudaLibMg", "CUDALIBMG", "CUBLAS_"),
               "nccl": ("nccl", "NCCL")}
-LIB_NAME = {"cublas": "hipBLAS", "cufft": "hipFFT", "curand": "hipRAND", "cusparse": "hipSPARSE",
+LIB_NAME = {"cublas": "hipBLAS", "cublaslt": "hipBLASLt", "cufft": "hipFFT", "curand": "hipRAND", "cusparse": "hipSPARSE",
             "cusolver": "hipSOLVER", "nccl": "RCCL", "nvtx": "roctx"}
 
 # NVTX -> roctx (roctracer/roctx.h): roctx has marks, push/pop ranges and
@@ -183,7 +184,13 @@ RUNTIME = {
     "cudaMemcpyFromSymbolAsync": S("hipMemcpyFromSymbolAsync", symbol_arg=1),
     "cudaGetSymbolAddress": S("hipGetSymbolAddress", symbol_arg=1),
     # cuda_runtime.h's template overloads take any T **; HIP's C functions void **.
+    # Those whose HIP function has no template of its own on some target
+    # (found by verify_use.py: HIP 5.2's hipMallocPitch, the NVIDIA path's
+    # hipMallocAsync and hipMallocFromPoolAsync).
     "cudaHostGetDevicePointer": S("hipHostGetDevicePointer", out_pointer_arg=0),
+    "cudaMallocPitch": S("hipMallocPitch", out_pointer_arg=0),
+    "cudaMallocAsync": S("hipMallocAsync", out_pointer_arg=0),
+    "cudaMallocFromPoolAsync": S("hipMallocFromPoolAsync", out_pointer_arg=0),
     "cudaGetSymbolSize": S("hipGetSymbolSize", symbol_arg=1),
     # pinned host memory: the non-deprecated HIP spellings
     "cudaHostAlloc": S("hipHostMalloc", note="flags cudaHostAlloc* map to hipHostMalloc*"),
@@ -461,6 +468,15 @@ def HU(reason, **kw):
 
 
 RT = "hip/hip_runtime.h"
+# hipBLASLt (ROCm 5.5's hipBLASLt 0.0.1 is its first release, per its
+# "Deprecations by version" page) has kernels for these targets only: the
+# AMDGPU_TARGETS of Gentoo's sci-libs/hipBLASLt 6.4.3 and 7.x ebuilds, which
+# build every target upstream supports. No gfx906 (MI50, Hygon's first DCUs)
+# and no other DCU target.
+HIPBLASLT_ARCHS = ["gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950", "gfx1100",
+                   "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1200", "gfx1201"]
+HIPBLASLT_NOTE = ("On such a GPU, use hipBLAS: hipblasGemmEx (or the typed GEMM), then the "
+                  "epilogue (bias, activation) in a kernel of your own.")
 # hipBLAS 2.x (HIP 6.x) declares its deprecated API unless HIPBLAS_V2 is
 # defined: hipblasDatatype_t and hipblasComplex where cuBLAS takes
 # cudaDataType and cuComplex, which cu2dcu translates to hipDataType and
@@ -539,7 +555,8 @@ HEADERS = {
     "cublas.h": H("hipblas/hipblas.h", hip_defines=HIPBLAS_DEFINES,
                   note="the legacy cuBLAS v1 API (no handle) has no hipBLAS equivalent; only the "
                        "v2 API is mapped. " + HIPBLAS_DEFINES_NOTE),
-    "cublasLt.h": HU("cuBLASLt maps to hipBLASLt (hipblaslt/hipblaslt.h), a separate library whose headers cu2dcu does not check; port by hand."),
+    "cublasLt.h": H("hipblaslt/hipblaslt.h", hip_since="5.5", hip_archs=HIPBLASLT_ARCHS,
+                    note=HIPBLASLT_NOTE),
     "cublasXt.h": HU("cuBLASXt (multi-GPU BLAS) has no hipBLAS equivalent."),
     "cufft.h": H("hipfft/hipfft.h"),
     "cufftXt.h": H("hipfft/hipfftXt.h", note="hipFFT's Xt API covers only part of cufftXt"),
@@ -840,6 +857,9 @@ def _v(lib):
     return "not declared by %s (checked against the 6.4 headers); " % lib
 
 
+# Debian unstable has no hipBLASLt 6.4: its libhipblaslt-dev 7.1 is what
+# scripts/fetch-hip64.sh fetches and the generator reads.
+HIPBLASLT_HDRS = "not declared by hipBLASLt (checked against the 7.1 headers); "
 _VER = ("version macro of the CUDA library: the HIP library numbers its versions "
         "differently (%s in %s); rewrite the version test.")
 NOT_IN_LIB64 = {
@@ -866,6 +886,24 @@ NOT_IN_LIB64 = {
         (r"CUBLAS_STATUS_LICENSE_ERROR$", _v("hipBLAS 6.4") + "hipBLAS has no license check."),
         (r"CUBLAS_VER_\w+$|CUBLAS_VERSION$",
          _VER % ("hipblasVersionMajor/Minor/Patch", "hipblas/hipblas-version.h")),
+    ],
+    "cublaslt": [
+        (r"cublasLtMatmulAlgo(Init|GetIds|Check|CapGetAttribute|ConfigGetAttribute|"
+         r"ConfigSetAttribute)$|cublasLtMatmul(AlgoCap|AlgoConfig)Attributes_t$|"
+         r"cublasLt(MatmulTile|MatmulStages|MatmulInnerShape|ClusterShape|ReductionScheme|"
+         r"MatmulSearch|NumericalImplFlags|PointerModeMask)_t$|CUBLASLT_(MATMUL_TILE|"
+         r"MATMUL_STAGES|MATMUL_INNER_SHAPE|CLUSTER_SHAPE|REDUCTION_SCHEME|SEARCH|"
+         r"NUMERICAL_IMPL_FLAGS|POINTER_MODE_MASK|ALGO_CAP|ALGO_CONFIG)\w*$",
+         HIPBLASLT_HDRS + "hipBLASLt does not expose cuBLASLt's algorithm configuration "
+         "(tiles, stages, split-K, reduction schemes, capabilities): take the algorithm "
+         "hipblasLtMatmulAlgoGetHeuristic returns."),
+        (r"cublasLtLogger\w+$", "cuBLASLt logging has no hipBLASLt call; remove the call."),
+        (r"CUBLASLT_MATMUL_DESC_(COMPUTE|SCALE)_TYPE$", HIPBLASLT_HDRS +
+         "hipBLASLt takes the compute and scale types only as hipblasLtMatmulDescCreate's "
+         "arguments; there is no attribute for them."),
+        (r"cublasLtGetProperty$|cublasLtGetCudartVersion$",
+         HIPBLASLT_HDRS + "hipblasLtGetVersion gives hipBLASLt's version."),
+        (r"cublasLt\w*|CUBLASLT_\w*", HIPBLASLT_HDRS + "no equivalent known to cu2dcu."),
     ],
     "cufft": [
         (r"cufft(Get|Set)PlanPropertyInt64$|cufftResetPlanProperty$|cufftProperty(_t)?$",
@@ -932,6 +970,10 @@ def _lib64_refine(fam, e):
             return
 
 
+# the same name with another signature (found by verify_use.py)
+RULES["cublaslt"] = {"cublasLtGetVersion": U(
+    "hipblasLtGetVersion takes the handle and an int * where cuBLASLt's returns a size_t: "
+    "rewrite as hipblasLtGetVersion(handle, &version).")}
 RULES["cublas"].update({
     "CUBLAS_GEMM_DFALT": S("HIPBLAS_GEMM_DEFAULT", note="old spelling of CUBLAS_GEMM_DEFAULT"),
     "CUBLAS_GEMM_DEFAULT_TENSOR_OP": S("HIPBLAS_GEMM_DEFAULT", note=(

@@ -55,7 +55,7 @@ HOST_HEADER = re.compile(r"^(cuda_runtime(_api)?|cuda_device_runtime_api|cuda|dr
                          r"curand|cusparse\w*|cusolver\w*|cudnn\w*|nccl)\.h$|^nvtx3/")
 # the public header that brings in a declaration of an internal CUDA header
 PUBLIC_HEADER = [(re.compile(p), h) for p, h in (
-    (r"^cublas", "cublas_v2.h"), (r"^cusolver", "cusolverDn.h"), (r"^cusparse", "cusparse.h"),
+    (r"^cublasLt", "cublasLt.h"), (r"^cublas", "cublas_v2.h"), (r"^cusolver", "cusolverDn.h"), (r"^cusparse", "cusparse.h"),
     (r"^(cufft|cudalibxt)", "cufftXt.h"), (r"^curand_", "curand_kernel.h"), (r"^cudnn", "cudnn.h"),
     (r"^nvtx3/", "nvtx3/nvToolsExt.h"), (r"^cooperative_groups", "cooperative_groups.h"),
     (r"^cuda_fp16", "cuda_fp16.h"), (r"^cuda_bf16", "cuda_bf16.h"), (r"^cuda_fp8", "cuda_fp8.h"))]

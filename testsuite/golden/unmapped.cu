@@ -1,15 +1,15 @@
 // A name CUDA declares that no map entry covers is left as written and
 // reported (CU2DCU-UNMAPPED), also where a template's call depends on the
 // template's parameters and is resolved only per instantiation (none here).
-#include <cublasLt.h>
+#include <cublasXt.h>
 
-void destroy(cublasLtMatrixLayout_t layout) {
-  cublasLtMatrixLayoutDestroy(layout);
+void destroy(cublasXtHandle_t handle) {
+  cublasXtDestroy(handle);
 }
 
 template <typename T>
-void set(cublasLtMatmulDesc_t desc, const T *value) {
-  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, value, sizeof(T));
+void share(cublasXtHandle_t handle, T ratio) {
+  cublasXtSetCpuRatio(handle, CUBLASXT_GEMM, CUBLASXT_FLOAT, ratio);
 }
 
 // A macro CUDA defines that no map entry covers (crt/host_defines.h's

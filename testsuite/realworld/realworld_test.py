@@ -14,6 +14,12 @@ through HIP's NVIDIA path (nvcc with the project's compat headers).
 - stats: bf16 <-> half casts, htanh, block-scope atomics, atomicAdd on
   __nv_bfloat16, CUDA 13's cudaMemAdvise / cudaMemPrefetchAsync. HIP 6.4 only:
   the compat headers are HIP 5.2's NVIDIA path, which has no hip_bf16.h.
+- matmul: a full cuBLASLt GEMM (handle, descriptor, layouts, preference,
+  heuristic, matmul with a bias + GELU epilogue and a workspace) behind
+  error helpers for cudaError_t and cublasStatus_t, with range-for loops over
+  handles. HIP 6.4 only (hipBLASLt is AMD's; HIP 5.2's NVIDIA path has none).
+  At the default target, gfx906, the include gets the CU2DCU-ARCH warning
+  (hipBLASLt has no gfx906 code); for gfx90a it gets none.
 
 Exit 1 on any failure, also when a compiler is missing."""
 import argparse
@@ -28,13 +34,29 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
 import golden  # noqa: E402
 
-PROGRAMS = {"solver": {"nvidia": True}, "stats": {"nvidia": False}}
+PROGRAMS = {"solver": {"nvidia": True}, "stats": {"nvidia": False},
+            "matmul": {"nvidia": False, "arch_findings": {"gfx906": 1, "gfx90a": 0}}}
 
 
-def error_findings(report):
+def findings(report, keep):
     with open(report) as f:
         return ["%s:%d %s %s" % (d["file"], d["line"], d["id"], d["message"][:120])
-                for d in json.load(f)["diagnostics"] if d["severity"] == "error"]
+                for d in json.load(f)["diagnostics"] if keep(d)]
+
+
+def arch_failures(name, a, tmp):
+    """The CU2DCU-ARCH findings per --offload-arch, against the expected count."""
+    failures = []
+    for arch, expected in sorted(PROGRAMS[name].get("arch_findings", {}).items()):
+        report = os.path.join(tmp, "%s-%s.json" % (name, arch))
+        subprocess.run([a.tool, os.path.join(HERE, name), "-o", os.path.join(tmp, name + "-" + arch),
+                        "--hip-version", "6.4", "--offload-arch", arch, "--json", report],
+                       capture_output=True, text=True)
+        got = findings(report, lambda d: d["id"] == "CU2DCU-ARCH") if os.path.exists(report) else None
+        if got is None or len(got) != expected:
+            failures.append("--offload-arch %s: %s CU2DCU-ARCH findings, expected %d"
+                            % (arch, "no report" if got is None else len(got), expected))
+    return failures
 
 
 def compile_errors(command):
@@ -49,7 +71,8 @@ def check_program(name, a, tmp):
                           "--json", report], capture_output=True, text=True)
     if run.returncode != 0 or not os.path.exists(report):
         return ["cu2dcu exited %d:\n%s" % (run.returncode, run.stderr[-2000:])]
-    failures += ["error finding: " + f for f in error_findings(report)]
+    failures += ["error finding: " + f for f in findings(report, lambda d: d["severity"] == "error")]
+    failures += arch_failures(name, a, tmp)
     units = [f for f in sorted(os.listdir(out)) if f.endswith(".cu")]
     for unit in units:
         source = os.path.join(out, unit)

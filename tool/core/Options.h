@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace cu2dcu {
 
@@ -20,6 +21,9 @@ struct TranslationOptions {
   /// cover the whole warp as written (for the compiler to reject) instead of
   /// dropping the mask with a warning.
   bool StrictMasks = false;
+  /// AMD GPU targets of the port (--offload-arch): a library header whose
+  /// HIP library has no code for one of them is reported (hip_archs).
+  std::vector<std::string> OffloadArchs{"gfx906"};
   /// Macros the project itself defines (#define NAME in any input file): the
   /// lexical pass does not report them as unmapped CUDA names, and a launch
   /// written as their argument counts as a statement. Filled by the driver.

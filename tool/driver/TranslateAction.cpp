@@ -41,6 +41,22 @@ namespace {
 const clang::ast_matchers::internal::VariadicDynCastAllOfMatcher<clang::Stmt, clang::RecoveryExpr>
     recoveryExpr;
 
+/// Every type location under a range-for's loop variable. The matchers' walk
+/// of code as written matches that declaration only as a whole (clang's
+/// MatchASTVisitor does not descend into it), so its type names would be
+/// left as CUDA's.
+class LoopVariableTypes : public clang::RecursiveASTVisitor<LoopVariableTypes> {
+public:
+  explicit LoopVariableTypes(llvm::function_ref<void(clang::TypeLoc)> Visit) : Visit(Visit) {}
+  bool VisitTypeLoc(clang::TypeLoc TL) {
+    Visit(TL);
+    return true;
+  }
+
+private:
+  llvm::function_ref<void(clang::TypeLoc)> Visit;
+};
+
 /// The translators, fed by the unit's one MatchFinder walk. They see only the
 /// code as written: every matcher is TK_IgnoreUnlessSpelledInSource, which
 /// leaves out template instantiations and implicit code (the checks, on the
@@ -88,9 +104,12 @@ public:
       Bounds.handle(Function);
       Collisions.handle(Function);
       Overloads.handle(Function);
-    } else if (const auto *Var = Nodes.getNodeAs<clang::VarDecl>("var"))
+    } else if (const auto *Var = Nodes.getNodeAs<clang::VarDecl>("var")) {
       Registers.handle(Var);
-    else if (const auto *Type = Nodes.getNodeAs<clang::TypeLoc>("type"))
+      if (Var->isCXXForRangeDecl() && Var->getTypeSourceInfo())
+        LoopVariableTypes([&](clang::TypeLoc TL) { handleType(TL); })
+            .TraverseTypeLoc(Var->getTypeSourceInfo()->getTypeLoc());
+    } else if (const auto *Type = Nodes.getNodeAs<clang::TypeLoc>("type"))
       handleType(*Type);
     else if (const auto *Recovered = Nodes.getNodeAs<clang::RecoveryExpr>("recovered"))
       EmptyBraces.handle(Recovered, *Result.Context);

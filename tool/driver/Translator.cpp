@@ -355,7 +355,7 @@ std::string Pipeline::runDigest() const {
   std::string Text = Settings.StoreSalt;
   llvm::raw_string_ostream OS(Text);
   OS << '\0' << T.TargetHip.str() << T.KeepLaunchSyntax << T.FixWave64 << T.StrictMasks << '\0'
-     << Settings.Toolchain.CudaPath;
+     << Settings.Toolchain.CudaPath << '\0' << llvm::join(T.OffloadArchs, " ");
   for (const auto *Names : {T.ProjectMacros.get(), T.ProjectNames.get()}) {
     OS << '\0';
     for (const std::string &Name : *Names)

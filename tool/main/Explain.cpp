@@ -4,6 +4,7 @@
 #include "translate/EntryTranslation.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
@@ -50,6 +51,9 @@ void printEntryFacts(const ApiEntry &E, llvm::raw_ostream &OS) {
     OS << "  note: " << E.Note << "\n";
   if (!E.Link.empty())
     OS << "  link: -l" << E.Link << " (build files gain it)\n";
+  if (!E.HipArchs.empty())
+    OS << "  the HIP library has code for " << llvm::join(E.HipArchs, ", ")
+       << " only (other --offload-arch targets: CU2DCU-ARCH)\n";
   for (const auto &[Arity, Hip] : E.HipByArity)
     OS << "  a call with " << Arity << " argument" << (Arity == 1 ? "" : "s") << " becomes " << Hip
        << " instead\n";

@@ -419,6 +419,7 @@ RunSettings makeSettings(const HipTarget &Target, const CudaToolchain &Toolchain
   Settings.BuildRules = BuildRules;
   if (!OffloadArchs.empty())
     Settings.Build.OffloadArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
+  Settings.Translation.OffloadArchs = Settings.Build.OffloadArchs;
   Settings.Build.InputRoot = Found.Root;
   Settings.Build.OutputRoot = Found.OutputRoot;
   std::string HipToolchain = joinPath(MappingsDir, "buildfiles/hip-toolchain.cmake");

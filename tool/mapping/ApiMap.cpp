@@ -50,12 +50,13 @@ const std::pair<const char *, WarpFn> WarpFnNames[] = {
 const std::set<std::string> KnownEntryKeys = {
     "cuda",         "hip",          "kind",         "status",      "reason",
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
-    "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "defined_only",
+    "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "hip_archs",    "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
     "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity", "out_pointer_arg", "shim_by_param"};
 const std::set<std::string> KnownFileKeys = {"family",  "cuda_headers", "hip_headers",
                                              "api_names", "reasons",     "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
+const char *const GpuTargetPattern = "^gfx[0-9a-f]+$";
 const char *const ReasonIdPattern = "^[a-z0-9]+(-[a-z0-9]+)*$";
 
 bool matches(const char *Pattern, const std::string &Text) {
@@ -529,6 +530,7 @@ private:
     Require(E.HipRequires.empty() || Header, "hip_requires is for header entries");
     Require(E.Link.empty() || Header, "link is for header entries");
     Require(!field(All, "hip_defines").IsDefined() || Header, "hip_defines is for header entries");
+    Require(!field(All, "hip_archs").IsDefined() || Header, "hip_archs is for header entries");
     Require(E.HipInCondition.empty() || E.Kind == EntryKind::Macro,
             "defined_only and hip_in_condition are for macro entries");
     Require(!field(All, "warp").IsDefined() || E.Kind == EntryKind::Function,
@@ -559,11 +561,16 @@ private:
       Ok &= readMacroFlag(field(All, Flag), Flag, N, E);
     if (field(All, "warp").IsDefined())
       Ok &= readNamed(N, E, "warp role", text(All, "warp"), WarpFnNames, E.Warp);
-    if (YAML::Node Defines = field(All, "hip_defines"); Defines.IsDefined()) {
-      if (!YAML::convert<std::vector<std::string>>::decode(Defines, E.HipDefines)) {
-        fail(N, "'" + E.Cuda + "': hip_defines must be a list of macro names");
+    for (auto [Key, Slot, What] : {std::tuple{"hip_defines", &E.HipDefines, "macro names"},
+                                   {"hip_archs", &E.HipArchs, "GPU targets"}})
+      if (YAML::Node List = field(All, Key); List.IsDefined() &&
+                                             !YAML::convert<std::vector<std::string>>::decode(List, *Slot)) {
+        fail(N, "'" + E.Cuda + "': " + Key + " must be a list of " + What);
         Ok = false;
       }
+    if (!llvm::all_of(E.HipArchs, [](const std::string &Arch) { return matches(GpuTargetPattern, Arch); })) {
+      fail(N, "'" + E.Cuda + "': hip_archs must name AMD GPU targets (gfx906, gfx90a, ...)");
+      Ok = false;
     }
     Ok &= readFormFields(All, N, E);
     for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg},

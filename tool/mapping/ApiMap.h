@@ -58,6 +58,9 @@ struct ApiEntry {
   /// CUDA-shaped API (hipBLAS's HIPBLAS_V2: hipDataType and hipComplex
   /// arguments, as cuBLAS takes).
   std::vector<std::string> HipDefines;
+  /// Header entries: the AMD GPU targets the HIP library has code for
+  /// (hipBLASLt has none for gfx906); empty: every target.
+  std::vector<std::string> HipArchs;
   /// Macros: translated only where tested with defined()/#ifdef/#ifndef; a
   /// use of the value (__CUDA_ARCH__ >= 700) is kept and noted.
   bool DefinedOnly = false;

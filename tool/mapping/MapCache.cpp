@@ -32,12 +32,9 @@ json::Object encodeEntry(const ApiEntry &E) {
   Put("link", E.Link);
   Put("shim", E.Shim);
   Put("hip_in_condition", E.HipInCondition);
-  if (!E.HipDefines.empty()) {
-    json::Array Defines;
-    for (const std::string &Macro : E.HipDefines)
-      Defines.push_back(Macro);
-    O["hip_defines"] = std::move(Defines);
-  }
+  for (auto [Key, List] : {std::pair{"hip_defines", &E.HipDefines}, {"hip_archs", &E.HipArchs}})
+    if (!List->empty())
+      O[Key] = json::Array(*List);
   Put("legacy_hip", E.LegacyHip);
   Put("mask_shim", E.MaskShim);
   Put("hip_guard", E.HipGuard);
@@ -116,10 +113,11 @@ std::optional<ApiEntry> decodeEntry(const json::Object &O, const std::string &Or
   E.Link = text(O, "link");
   E.Shim = text(O, "shim");
   E.HipInCondition = text(O, "hip_in_condition");
-  if (const json::Array *Defines = O.getArray("hip_defines"))
-    for (const json::Value &Define : *Defines)
-      if (std::optional<llvm::StringRef> Name = Define.getAsString())
-        E.HipDefines.push_back(Name->str());
+  for (auto [Key, List] : {std::pair{"hip_defines", &E.HipDefines}, {"hip_archs", &E.HipArchs}})
+    if (const json::Array *Words = O.getArray(Key))
+      for (const json::Value &Word : *Words)
+        if (std::optional<llvm::StringRef> Name = Word.getAsString())
+          List->push_back(Name->str());
   E.LegacyHip = text(O, "legacy_hip");
   E.MaskShim = text(O, "mask_shim");
   E.HipGuard = text(O, "hip_guard");

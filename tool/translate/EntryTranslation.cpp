@@ -164,6 +164,25 @@ unsigned textStart(const std::string &Text) {
   return Text.compare(0, 2, "\xFE\xFF") == 0 || Text.compare(0, 2, "\xFF\xFE") == 0 ? 2 : 0;
 }
 
+/// A library without code for a target GPU still compiles and links; its
+/// calls fail at run time there, which only a finding can tell the user.
+void reportArchsWithoutCode(const ApiEntry &Entry, const TranslationOptions &Options,
+                            const std::string &Text, const std::string &Path,
+                            unsigned HeaderOffset, FileFindings &Out) {
+  if (Entry.HipArchs.empty())
+    return;
+  std::vector<std::string> Missing;
+  for (const std::string &Arch : Options.OffloadArchs)
+    if (!llvm::is_contained(Entry.HipArchs, Arch))
+      Missing.push_back(Arch);
+  if (Missing.empty())
+    return;
+  addFinding(Out, Text, Path, HeaderOffset, check_ids::Arch, Severity::Warning,
+             "header '" + Entry.Hip + "': the HIP library has no code for " +
+                 llvm::join(Missing, ", ") + " (it has for " + llvm::join(Entry.HipArchs, ", ") +
+                 "); the port compiles, but its calls fail at run time there. " + Entry.Note);
+}
+
 } // namespace
 
 void translateInclude(const ApiMap &Map, const std::string &Header, unsigned HeaderOffset,
@@ -197,6 +216,7 @@ void translateInclude(const ApiMap &Map, const std::string &Header, unsigned Hea
     addFinding(Out, Text, Path, HeaderOffset, check_ids::HipVersion, Severity::Error,
                "header '" + Entry->Hip + "' needs HIP " + Entry->HipSince->str() +
                    "; the target is HIP " + Options.TargetHip.str());
+  reportArchsWithoutCode(*Entry, Options, Text, Path, HeaderOffset, Out);
   const std::string LineEnding =
       LineEnd >= 2 && Text.compare(LineEnd - 2, 2, "\r\n") == 0 ? "\r\n" : "\n";
   std::string Above;
