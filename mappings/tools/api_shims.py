@@ -56,10 +56,16 @@ def shim_name(cuda):
 
 
 def _shim(cuda, description, nvidia, amd, uses=(), includes=("hip/hip_runtime.h",)):
+    """A shim's file: nvidia's lines on HIP's NVIDIA path, amd's on AMD; with
+    nvidia None, amd's on both."""
     lines = [HEADER + "shim: " + shim_name(cuda), 'description: "%s"' % description,
              "includes: [%s]" % ", ".join(includes)]
     if uses:
         lines.append("uses: [%s]" % ", ".join(uses))
+    if nvidia is None:  # the same code on both platforms
+        lines.append("code: |")
+        lines += ["  " + line for line in amd]
+        return "\n".join(lines) + "\n"
     lines.append("code: |\n  #if defined(__HIP_PLATFORM_NVIDIA__)")
     lines += ["  " + line for line in nvidia]
     lines.append("  #else")
@@ -311,6 +317,119 @@ def half2_lanewise(cuda):
                  includes=("hip/hip_runtime.h", "hip/hip_fp16.h"))
 
 
+# cuBLAS's C++ overloads for code written before CUDA 11, which passed the
+# compute type as a cudaDataType (cublas_api.h, "wrappers to accept old code"):
+# name -> (index of computeType, parameters after the handle and before it,
+# as HIP spells them, and the arguments that pass them on).
+LEGACY_GEMM_COMMON = ("hipblasOperation_t transa, hipblasOperation_t transb, int m, int n, int k, "
+                      "const void *alpha, ")
+LEGACY_GEMM = {
+    "cublasGemmEx": (17, LEGACY_GEMM_COMMON +
+                     "const void *A, hipDataType Atype, int lda, const void *B, hipDataType Btype, "
+                     "int ldb, const void *beta, void *C, hipDataType Ctype, int ldc",
+                     "A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc"),
+    "cublasGemmBatchedEx": (18, LEGACY_GEMM_COMMON +
+                            "const void *const A[], hipDataType Atype, int lda, "
+                            "const void *const B[], hipDataType Btype, int ldb, const void *beta, "
+                            "void *const C[], hipDataType Ctype, int ldc, int batchCount",
+                            "const_cast<const void **>(A), Atype, lda, "
+                            "const_cast<const void **>(B), Btype, ldb, beta, "
+                            "const_cast<void **>(C), Ctype, ldc, batchCount"),
+    "cublasGemmStridedBatchedEx": (21, LEGACY_GEMM_COMMON +
+                                   "const void *A, hipDataType Atype, int lda, long long strideA, "
+                                   "const void *B, hipDataType Btype, int ldb, long long strideB, "
+                                   "const void *beta, void *C, hipDataType Ctype, int ldc, "
+                                   "long long strideC, int batchCount",
+                                   "A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, "
+                                   "ldc, strideC, batchCount"),
+}
+LEGACY_COMPUTE = "cu2dcu_hipblasComputeTypeOf"
+
+
+def legacy_gemm_shim_name(cuda):
+    return shim_name(cuda) + "_datatype"
+
+
+def legacy_compute_type():
+    """cuBLAS's cublasMigrateComputeType on hipBLAS: the compute type the
+    pre-CUDA-11 overloads took as a data type, pedantic where the handle's
+    math mode is."""
+    code = ["static inline hipblasStatus_t %s(hipblasHandle_t handle, hipDataType type," % LEGACY_COMPUTE,
+            "                                          hipblasComputeType_t *compute) {",
+            "  hipblasMath_t mode = HIPBLAS_DEFAULT_MATH;",
+            "  hipblasStatus_t status = hipblasGetMathMode(handle, &mode);",
+            "  if (status != HIPBLAS_STATUS_SUCCESS) return status;",
+            "  bool pedantic = mode == HIPBLAS_PEDANTIC_MATH;",
+            "  switch (type) {",
+            "  case HIP_R_32F: case HIP_C_32F:",
+            "    *compute = pedantic ? HIPBLAS_COMPUTE_32F_PEDANTIC : HIPBLAS_COMPUTE_32F; break;",
+            "  case HIP_R_64F: case HIP_C_64F:",
+            "    *compute = pedantic ? HIPBLAS_COMPUTE_64F_PEDANTIC : HIPBLAS_COMPUTE_64F; break;",
+            "  case HIP_R_16F:",
+            "    *compute = pedantic ? HIPBLAS_COMPUTE_16F_PEDANTIC : HIPBLAS_COMPUTE_16F; break;",
+            "  case HIP_R_32I:",
+            "    *compute = pedantic ? HIPBLAS_COMPUTE_32I_PEDANTIC : HIPBLAS_COMPUTE_32I; break;",
+            "  default: return HIPBLAS_STATUS_NOT_SUPPORTED;",
+            "  }",
+            "  return HIPBLAS_STATUS_SUCCESS;",
+            "}"]
+    return _shim(LEGACY_COMPUTE[len("cu2dcu_"):], "cuBLAS's migration of a cudaDataType compute "
+                 "type to a cublasComputeType_t (cublasMigrateComputeType), on hipBLAS's types",
+                 None, code, includes=("hipblas/hipblas.h",))
+
+
+def legacy_gemm(cuda):
+    """The pre-CUDA-11 overload of a GEMM: its compute type migrated as
+    cuBLAS's own wrapper does, then hipBLAS's GEMM."""
+    _, params, args = LEGACY_GEMM[cuda]
+    shim = legacy_gemm_shim_name(cuda)
+    hip = "hipblas" + cuda[len("cublas"):]
+    code = ["static inline hipblasStatus_t %s(hipblasHandle_t handle, %s," % (shim, params),
+            "    hipDataType computeType, hipblasGemmAlgo_t algo) {",
+            "  hipblasComputeType_t compute;",
+            "  hipblasStatus_t status = %s(handle, computeType, &compute);" % LEGACY_COMPUTE,
+            "  if (status != HIPBLAS_STATUS_SUCCESS) return status;",
+            "  return %s(handle, transa, transb, m, n, k, alpha, %s, compute, algo);" % (hip, args),
+            "}"]
+    return _shim(cuda + "_datatype", "%s as code written before CUDA 11 calls it, with a "
+                 "cudaDataType compute type: migrated as cuBLAS's own overload does "
+                 "(cublasMigrateComputeType), then %s" % (cuda, hip), None, code,
+                 uses=(LEGACY_COMPUTE,), includes=("hipblas/hipblas.h",))
+
+
+# CUDA overloads HIP lacks that are another function on another type
+# (found by verify_use.py): name -> (the overload's first parameter type, its
+# shim's suffix, the AMD body's parameters, its call).
+SIGNED_BITWISE = {"atomic%s%s" % (op, scope): ("long long *", "_longlong",
+                                               "long long *address, long long val",
+                                               "(long long)atomic%s%s((unsigned long long *)address, "
+                                               "(unsigned long long)val)" % (op, scope))
+                  for op in ("And", "Or", "Xor") for scope in ("", "_system")}
+FLOAT_SINCOS = {n: ("float", "_float", "float a, float *sptr, float *cptr", "%sf(a, sptr, cptr)" % n)
+                for n in ("sincos", "sincospi")}
+
+
+def overload_shim_name(cuda):
+    return shim_name(cuda) + dict(SIGNED_BITWISE, **FLOAT_SINCOS)[cuda][1]
+
+
+def overload_shim(cuda):
+    """CUDA's own overload on NVIDIA; on AMD, the same operation through the
+    overload HIP has: two's complement makes a bitwise atomic on long long the
+    unsigned long long one's, and CUDA's float sincos is sincosf."""
+    _, _, params, call = dict(SIGNED_BITWISE, **FLOAT_SINCOS)[cuda]
+    shim = overload_shim_name(cuda)
+    if cuda in SIGNED_BITWISE:
+        amd = ["static __device__ inline long long %s(%s) {" % (shim, params),
+               "  return %s;" % call, "}"]
+        what = "%s on long long: the unsigned long long atomic on the same bits" % cuda
+    else:
+        amd = ["static __device__ inline void %s(%s) { %s; }" % (shim, params, call)]
+        what = "%s on float: %sf, which CUDA's overload calls" % (cuda, cuda)
+    return _shim(cuda + dict(SIGNED_BITWISE, **FLOAT_SINCOS)[cuda][1],
+                 what + " (CUDA's own on NVIDIA)", ["#define %s %s" % (shim, cuda)], amd)
+
+
 def family(cuda):
     """The map family of a name shims() covers."""
     return "nvtx" if cuda.startswith("nvtx") else "fp16" if cuda in FP16_MATH else "device"
@@ -343,4 +462,9 @@ def shim_files():
         files[shim + ".yaml"] = vector_atomic_add(cuda)
     for cuda in HALF2_LANEWISE:
         files[half2_shim_name(cuda) + ".yaml"] = half2_lanewise(cuda)
+    for cuda in list(SIGNED_BITWISE) + list(FLOAT_SINCOS):
+        files[overload_shim_name(cuda) + ".yaml"] = overload_shim(cuda)
+    files[LEGACY_COMPUTE + ".yaml"] = legacy_compute_type()
+    for cuda in LEGACY_GEMM:
+        files[legacy_gemm_shim_name(cuda) + ".yaml"] = legacy_gemm(cuda)
     return files

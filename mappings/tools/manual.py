@@ -985,10 +985,31 @@ RULES["cublas"].update({
     "CUBLAS_OP_HERMITAN": S("HIPBLAS_OP_C", note="alias of CUBLAS_OP_C"),
     "cublasDataType_t": S("hipDataType", note="cublasDataType_t is a typedef of cudaDataType"),
 })
+# Parameters HIP declares less const than CUDA (found by verify_use.py): an
+# argument C++ will not convert implicitly is cast to HIP's type.
+QUALIFIER_CASTS = {
+    "driver": {n: {"1": "void *"} for n in ("cuMemcpyHtoD_v2", "cuMemcpyHtoDAsync_v2")},
+    "cublas": dict(
+        {"cublasGemmBatchedEx": {"7": "const void **", "10": "const void **", "14": "void **"}},
+        **{"cublas%sgetrsBatched" % t: {"4": "%s *const *" % c}
+           for t, c in (("S", "float"), ("D", "double"), ("C", "hipComplex"),
+                        ("Z", "hipDoubleComplex"))},
+        **{"cublas%sgetriBatched" % t: {"2": "%s *const *" % c, "4": "int *"}
+           for t, c in (("S", "float"), ("D", "double"), ("C", "hipComplex"),
+                        ("Z", "hipDoubleComplex"))}),
+}
+for _fam, _casts in QUALIFIER_CASTS.items():
+    for _n, _cast in _casts.items():
+        RULES.setdefault(_fam, {}).setdefault(_n, {})["qualifier_casts"] = _cast
 # atomicAdd's overloads on CUDA's 16-bit float types, which HIP lacks.
 RULES.setdefault("device", {})["atomicAdd"] = S("atomicAdd", shim_by_param=dict({
     param: shim for shim, params in api_shims.FP16_ATOMIC_PARAMS.items() for param in params},
     **{param: api_shims.VECTOR_ATOMIC_ADD["atomicAdd"] for param in api_shims.VECTOR_ATOMIC_PARAMS}))
+for _n, (_param, _, _, _) in dict(api_shims.SIGNED_BITWISE, **api_shims.FLOAT_SINCOS).items():
+    RULES["device"].setdefault(_n, {})["shim_by_param"] = {_param: api_shims.overload_shim_name(_n)}
+for _n, (_index, _, _) in api_shims.LEGACY_GEMM.items():
+    RULES["cublas"].setdefault(_n, {})["shim_by_param"] = {
+        "%d:cudaDataType" % _index: api_shims.legacy_gemm_shim_name(_n)}
 for _n in api_shims.HALF2_LANEWISE:
     RULES["fp16"][_n] = {"shim_by_param": {"__half2": api_shims.half2_shim_name(_n)}}
 RULES["device"]["atomicAdd_system"] = S("atomicAdd_system", shim_by_param={

@@ -52,7 +52,8 @@ const std::set<std::string> KnownEntryKeys = {
     "reason_id",    "note",         "hip_since",    "cuda_since",  "cuda_removed",
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "hip_archs",    "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
-    "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity", "out_pointer_arg", "shim_by_param"};
+    "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity", "out_pointer_arg", "shim_by_param",
+    "qualifier_casts"};
 const std::set<std::string> KnownFileKeys = {"family",  "cuda_headers", "hip_headers",
                                              "api_names", "reasons",     "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -128,6 +129,14 @@ const char *warpFnName(WarpFn Fn) {
 void MapIssues::addIssue(const std::string &File, unsigned Line, unsigned Col, std::string Msg,
                          bool IsError) {
   Issues.push_back({File, Line, Col, std::move(Msg), IsError});
+}
+
+ShimParameter shimParameter(llvm::StringRef Key) {
+  auto [Index, Type] = Key.split(':');
+  unsigned N = 0;
+  if (!Type.empty() && !Type.starts_with(":") && !Index.getAsInteger(10, N))
+    return {N, Type.trim()};
+  return {0, Key};
 }
 
 bool MapIssues::hasErrors() const {
@@ -539,6 +548,8 @@ private:
             "hip_by_arity is for function entries");
     Require(!field(All, "shim_by_param").IsDefined() || E.Kind == EntryKind::Function,
             "shim_by_param is for function entries");
+    Require(!field(All, "qualifier_casts").IsDefined() || E.Kind == EntryKind::Function,
+            "qualifier_casts is for function entries");
     Require(E.Kind != EntryKind::Namespace ||
                 llvm::StringRef(E.Cuda).ends_with("::"),
             "namespace entries end with '::'");
@@ -600,6 +611,15 @@ private:
                           E.HipByArity[Arity] = Name;
                           return true;
                         });
+    Ok &= readForms(field(All, "qualifier_casts"), "qualifier_casts",
+                    "argument indexes to HIP parameter types", N, E,
+                    [&](const std::string &Form, const std::string &Type) {
+                      unsigned Index = 0;
+                      if (!matches("^[0-9]+$", Form) || llvm::StringRef(Form).getAsInteger(10, Index))
+                        return false;
+                      E.QualifierCasts[Index] = Type;
+                      return true;
+                    });
     return readForms(field(All, "shim_by_param"), "shim_by_param", "parameter types to shim names",
                      N, E, [&](const std::string &Form, const std::string &Name) {
                        E.ShimByParam[Form] = Name;

@@ -6,6 +6,7 @@
 #include "core/HipVersion.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Regex.h"
 
 #include <map>
@@ -89,8 +90,15 @@ struct ApiEntry {
   std::map<unsigned, std::string> HipByArity;
   /// Functions: the shim a call becomes when the CUDA overload it resolves
   /// to takes this first parameter type, which HIP's function lacks
-  /// (shim_by_param: atomicAdd's `__half *` is cu2dcu_atomicAdd_half).
+  /// (shim_by_param: atomicAdd's `__half *` is cu2dcu_atomicAdd_half), or,
+  /// keyed "N:TYPE", this type as its N-th parameter (0-based).
   std::map<std::string, std::string> ShimByParam;
+  /// Functions: HIP's type of a parameter (by index) that is less
+  /// const-qualified than CUDA's (qualifier_casts: cuMemcpyHtoD's source is
+  /// hipMemcpyHtoD's `void *`). An argument C++ would not convert implicitly
+  /// (one with a const HIP's type lacks, or differing from it in qualifiers
+  /// only) is cast to it; HIP's function does not write through it either.
+  std::map<unsigned, std::string> QualifierCasts;
   /// Functions: the role of a CUDA warp function (`warp`); None for others.
   WarpFn Warp = WarpFn::None;
   std::string SourceFile; // map file and line, for conflict messages
@@ -141,6 +149,14 @@ protected:
 
   std::vector<MapLoadIssue> Issues;
 };
+
+/// The parameter a shim_by_param key names: "T" the first one's type, "N:T"
+/// the N-th one's (0-based).
+struct ShimParameter {
+  unsigned Index = 0;
+  llvm::StringRef Type;
+};
+ShimParameter shimParameter(llvm::StringRef Key);
 
 /// Code cu2dcu writes into a translated file to provide, on both HIP
 /// platforms, an API the target HIP lacks (mappings/shims/*.yaml).

@@ -52,12 +52,13 @@ json::Object encodeEntry(const ApiEntry &E) {
     O["defined_only"] = true;
   if (E.Warp != WarpFn::None)
     O["warp"] = int(E.Warp);
-  if (!E.HipByArity.empty()) {
-    json::Object Forms;
-    for (const auto &[Arity, Hip] : E.HipByArity)
-      Forms[std::to_string(Arity)] = Hip;
-    O["hip_by_arity"] = std::move(Forms);
-  }
+  for (auto [Key, Forms] : {std::pair{"hip_by_arity", &E.HipByArity}, {"qualifier_casts", &E.QualifierCasts}})
+    if (!Forms->empty()) {
+      json::Object Encoded;
+      for (const auto &[Index, Name] : *Forms)
+        Encoded[std::to_string(Index)] = Name;
+      O[Key] = std::move(Encoded);
+    }
   if (!E.ShimByParam.empty()) {
     json::Object Shims;
     for (const auto &[Param, Shim] : E.ShimByParam)
@@ -72,17 +73,19 @@ std::string text(const json::Object &O, llvm::StringRef Key) {
   return S ? S->str() : std::string();
 }
 
-/// hip_by_arity and shim_by_param, whose keys are an argument count and a
-/// parameter type; false when one is not as encodeEntry writes it.
+/// hip_by_arity, qualifier_casts and shim_by_param, whose keys are an
+/// argument count or index and a parameter type; false when one is not as
+/// encodeEntry writes it.
 bool decodeForms(const json::Object &O, ApiEntry &E) {
-  if (const json::Object *Forms = O.getObject("hip_by_arity"))
-    for (const auto &[Arity, Hip] : *Forms) {
-      unsigned N = 0;
-      std::optional<llvm::StringRef> Name = Hip.getAsString();
-      if (llvm::StringRef(Arity).getAsInteger(10, N) || !Name)
-        return false;
-      E.HipByArity[N] = Name->str();
-    }
+  for (auto [Key, Forms] : {std::pair{"hip_by_arity", &E.HipByArity}, {"qualifier_casts", &E.QualifierCasts}})
+    if (const json::Object *Encoded = O.getObject(Key))
+      for (const auto &[Number, Value] : *Encoded) {
+        unsigned N = 0;
+        std::optional<llvm::StringRef> Name = Value.getAsString();
+        if (llvm::StringRef(Number).getAsInteger(10, N) || !Name)
+          return false;
+        (*Forms)[N] = Name->str();
+      }
   if (const json::Object *Shims = O.getObject("shim_by_param"))
     for (const auto &[Param, Shim] : *Shims) {
       std::optional<llvm::StringRef> Name = Shim.getAsString();

@@ -1,5 +1,9 @@
 #include "match/CallArgumentTranslator.h"
 
+#include "clang/Basic/CharInfo.h"
+
+#include <vector>
+
 namespace cu2dcu {
 
 namespace {
@@ -23,6 +27,54 @@ bool isTypedOutPointer(const clang::Expr *Arg) {
   return Pointee && !Pointee->getPointeeType()->isVoidType();
 }
 
+/// Whether each level a pointer type points to is const, from the outermost
+/// pointee to the base: const void *const * -> {true, true}.
+std::vector<bool> pointeeConstness(clang::QualType Type) {
+  std::vector<bool> Levels;
+  while (const auto *Pointer = Type->getAs<clang::PointerType>()) {
+    Type = Pointer->getPointeeType();
+    Levels.push_back(Type.isConstQualified());
+  }
+  return Levels;
+}
+
+/// The same for a type as the maps spell it ("const void **", "float *const *").
+std::vector<bool> pointeeConstness(llvm::StringRef Spelled) {
+  std::vector<bool> InnerFirst{false}; // the base, then each pointer level
+  for (size_t I = 0; I < Spelled.size();) {
+    size_t End = I + 1;
+    if (Spelled[I] == '*')
+      InnerFirst.push_back(false);
+    else if (clang::isAsciiIdentifierContinue(Spelled[I])) {
+      while (End < Spelled.size() && clang::isAsciiIdentifierContinue(Spelled[End]))
+        ++End;
+      if (Spelled.slice(I, End) == "const")
+        InnerFirst.back() = true;
+    }
+    I = End;
+  }
+  InnerFirst.pop_back(); // the parameter itself: its const does not matter
+  return std::vector<bool>(InnerFirst.rbegin(), InnerFirst.rend());
+}
+
+/// Whether a pointer argument needs a cast to HIP's parameter type: C++
+/// drops no const implicitly (const float * to void *), and adds one below
+/// the outermost pointee only where every level above is const (void ** does
+/// not become const void **). CUDA's more qualified parameter took either.
+bool needsQualifierCast(const clang::Expr *Arg, llvm::StringRef HipType) {
+  clang::QualType Type = Arg->IgnoreParenImpCasts()->getType();
+  if (Type.isNull() || Type->isDependentType() || !Type->isPointerType())
+    return false;
+  std::vector<bool> Given = pointeeConstness(Type), Wanted = pointeeConstness(HipType);
+  bool AllAboveConst = true;
+  for (size_t I = 0; I < std::min(Given.size(), Wanted.size()); ++I) {
+    if ((Given[I] && !Wanted[I]) || (Wanted[I] && !Given[I] && I > 0 && !AllAboveConst))
+      return true;
+    AllAboveConst &= Wanted[I];
+  }
+  return false;
+}
+
 } // namespace
 
 void CallArgumentTranslator::handle(const clang::CallExpr *Call, const std::string &CalleeName) {
@@ -39,6 +91,9 @@ void CallArgumentTranslator::handle(const clang::CallExpr *Call, const std::stri
       isTypedOutPointer(Call->getArg(*Entry->OutPointerArg)))
     wrap(Call->getArg(*Entry->OutPointerArg), "reinterpret_cast<void **>(", "out-pointer",
          CalleeName);
+  for (const auto &[Index, HipType] : Entry->QualifierCasts)
+    if (Index < Call->getNumArgs() && needsQualifierCast(Call->getArg(Index), HipType))
+      wrap(Call->getArg(Index), "(" + HipType + ")(", "qualifier-cast", CalleeName);
 }
 
 void CallArgumentTranslator::wrap(const clang::Expr *Arg, llvm::StringRef Prefix,

@@ -72,15 +72,19 @@ void NameUseTranslator::handleUnresolvedUse(const clang::NamedDecl *SystemCandid
     translateOrReport(SystemCandidate, Loc, /*OverloadKnown=*/false);
 }
 
-/// The entry as it applies to a use of the overload Decl: where that overload's
-/// first parameter type has a shim (shim_by_param), the use becomes the shim.
+/// The entry as it applies to a use of the overload Decl: where that overload
+/// takes a parameter type that has a shim (shim_by_param), the use becomes the shim.
 static std::optional<ApiEntry> overloadShim(const ApiEntry &Entry, const clang::NamedDecl *Decl) {
   const auto *Function = llvm::dyn_cast<clang::FunctionDecl>(Decl);
-  if (Entry.ShimByParam.empty() || !Function || Function->getNumParams() == 0)
+  if (Entry.ShimByParam.empty() || !Function)
     return std::nullopt;
   clang::PrintingPolicy Policy(Function->getASTContext().getLangOpts());
-  std::string Param = Function->getParamDecl(0)->getType().getUnqualifiedType().getAsString(Policy);
-  auto Shim = Entry.ShimByParam.find(Param);
+  auto Shim = llvm::find_if(Entry.ShimByParam, [&](const auto &Form) {
+    ShimParameter Param = shimParameter(Form.first);
+    return Param.Index < Function->getNumParams() &&
+           Function->getParamDecl(Param.Index)->getType().getUnqualifiedType().getAsString(Policy) ==
+               Param.Type;
+  });
   if (Shim == Entry.ShimByParam.end())
     return std::nullopt;
   ApiEntry Overload = Entry;

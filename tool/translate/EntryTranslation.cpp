@@ -73,9 +73,12 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
     return translateUse(*Call, Offset, Length, Text, Path, Options, Out);
   if (Entry.usesShim(Options.TargetHip)) {
     // An overload's shim (shim_by_param) names the overload: HIP has the function.
-    std::string Overload = Entry.ShimByParam.size() == 1 && Entry.ShimByParam.begin()->second == Entry.Shim
-                               ? " on '" + Entry.ShimByParam.begin()->first + "'"
-                               : std::string();
+    std::string Overload;
+    if (Entry.ShimByParam.size() == 1 && Entry.ShimByParam.begin()->second == Entry.Shim) {
+      ShimParameter Param = shimParameter(Entry.ShimByParam.begin()->first);
+      Overload = " on '" + Param.Type.str() + "'" +
+                 (Param.Index ? " (parameter " + std::to_string(Param.Index + 1) + ")" : "");
+    }
     addFinding(Out, Text, Path, Offset, check_ids::Shim, Severity::Note,
                "'" + Entry.Cuda + "'" + Overload + " has no equivalent in HIP " + Options.TargetHip.str() +
                    (Entry.HipSince ? " ('" + (Entry.Hip.empty() ? Entry.Cuda : Entry.Hip) +
