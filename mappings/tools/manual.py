@@ -183,6 +183,15 @@ RUNTIME = {
     "cudaMemcpyFromSymbol": S("hipMemcpyFromSymbol", symbol_arg=1),
     "cudaMemcpyFromSymbolAsync": S("hipMemcpyFromSymbolAsync", symbol_arg=1),
     "cudaGetSymbolAddress": S("hipGetSymbolAddress", symbol_arg=1),
+    # graph memcpy nodes on a symbol (found by verify_use.py)
+    "cudaGraphAddMemcpyNodeToSymbol": S("hipGraphAddMemcpyNodeToSymbol", symbol_arg=4),
+    "cudaGraphAddMemcpyNodeFromSymbol": S("hipGraphAddMemcpyNodeFromSymbol", symbol_arg=5),
+    "cudaGraphMemcpyNodeSetParamsToSymbol": S("hipGraphMemcpyNodeSetParamsToSymbol", symbol_arg=1),
+    "cudaGraphMemcpyNodeSetParamsFromSymbol": S("hipGraphMemcpyNodeSetParamsFromSymbol", symbol_arg=2),
+    "cudaGraphExecMemcpyNodeSetParamsToSymbol": S("hipGraphExecMemcpyNodeSetParamsToSymbol",
+                                                  symbol_arg=2),
+    "cudaGraphExecMemcpyNodeSetParamsFromSymbol": S("hipGraphExecMemcpyNodeSetParamsFromSymbol",
+                                                    symbol_arg=3),
     # cuda_runtime.h's template overloads take any T **; HIP's C functions void **.
     # Those whose HIP function has no template of its own on some target
     # (found by verify_use.py: HIP 5.2's hipMallocPitch, the NVIDIA path's

@@ -19,6 +19,13 @@ bool namesFunction(const clang::Expr *Arg) {
   return Type->isFunctionType();
 }
 
+/// Whether Arg is already a symbol's address (CUDA's C form, a const void *),
+/// which HIP_SYMBOL would take the address of again on NVIDIA (&X).
+bool isSymbolAddress(const clang::Expr *Arg) {
+  clang::QualType Type = Arg->IgnoreParenImpCasts()->getType();
+  return !Type.isNull() && Type->isPointerType();
+}
+
 /// Whether Arg is a pointer to a pointer other than void **.
 bool isTypedOutPointer(const clang::Expr *Arg) {
   clang::QualType Type = Arg->IgnoreParenImpCasts()->getType();
@@ -81,7 +88,8 @@ void CallArgumentTranslator::handle(const clang::CallExpr *Call, const std::stri
   const ApiEntry *Entry = Context.map().lookup(CalleeName);
   if (!Entry || !Entry->isSupported())
     return;
-  if (Entry->SymbolArg && *Entry->SymbolArg < Call->getNumArgs())
+  if (Entry->SymbolArg && *Entry->SymbolArg < Call->getNumArgs() &&
+      !isSymbolAddress(Call->getArg(*Entry->SymbolArg)))
     wrap(Call->getArg(*Entry->SymbolArg), "HIP_SYMBOL(", "symbol", CalleeName);
   if (Entry->FunctionArg && *Entry->FunctionArg < Call->getNumArgs() &&
       namesFunction(Call->getArg(*Entry->FunctionArg)))
