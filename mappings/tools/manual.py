@@ -484,7 +484,7 @@ RT = "hip/hip_runtime.h"
 # and no other DCU target.
 HIPBLASLT_ARCHS = ["gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950", "gfx1100",
                    "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1200", "gfx1201"]
-HIPBLASLT_NOTE = ("On such a GPU, use hipBLAS: hipblasGemmEx (or the typed GEMM), then the "
+HIPBLASLT_NOTE = ("On a GPU hipBLASLt has no code for, use hipBLAS: hipblasGemmEx (or the typed GEMM), then the "
                   "epilogue (bias, activation) in a kernel of your own.")
 # hipBLAS 2.x (HIP 6.x) declares its deprecated API unless HIPBLAS_V2 is
 # defined: hipblasDatatype_t and hipblasComplex where cuBLAS takes

@@ -49,6 +49,10 @@ def main():
     expect("__syncwarp", "('__syncwarp' is in HIP 7.0)" in section(out, "5.2") and
            "'' is in HIP" not in out, "the shim note", out)
 
+    code, out, _ = explain(tool, "cublasLt.h")
+    expect("cublasLt.h", code == 0 and "has code for gfx908, gfx90a" in out and
+           "[CU2DCU-ARCH]" in section(out, "6.4"), "hip_archs and the default gfx906's warning", out)
+
     code, out, _ = explain(tool, "nvtx3/nvToolsExt.h")
     expect("nvtx3/nvToolsExt.h", code == 0 and "link: -lroctx64" in out and
            "becomes #include <roctracer/roctx.h>" in section(out, "6.4"), "header entry", out)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Diagnostic.h"
+#include "core/Options.h"
 
 #include <set>
 #include <string>
@@ -16,7 +17,7 @@ inline constexpr const char *BuildCheckId = "CU2DCU-BUILD";
 
 struct BuildOptions {
   /// AMD GPU targets the output builds for (--offload-arch, repeatable).
-  std::vector<std::string> OffloadArchs{"gfx906"};
+  std::vector<std::string> OffloadArchs{DefaultOffloadArch};
   /// Where the tree is written: a compile database's paths under InputRoot
   /// move under OutputRoot (empty: they stay where they are).
   std::string InputRoot, OutputRoot;

@@ -10,6 +10,10 @@
 
 namespace cu2dcu {
 
+/// The AMD GPU target a port is for unless --offload-arch says otherwise
+/// (gfx906: MI50 and Hygon's DCUs).
+inline constexpr const char *DefaultOffloadArch = "gfx906";
+
 struct TranslationOptions {
   /// HIP version the output must build with; APIs newer than it are reported.
   HipVersion TargetHip{5, 2};
@@ -23,7 +27,7 @@ struct TranslationOptions {
   bool StrictMasks = false;
   /// AMD GPU targets of the port (--offload-arch): a library header whose
   /// HIP library has no code for one of them is reported (hip_archs).
-  std::vector<std::string> OffloadArchs{"gfx906"};
+  std::vector<std::string> OffloadArchs{DefaultOffloadArch};
   /// Macros the project itself defines (#define NAME in any input file): the
   /// lexical pass does not report them as unmapped CUDA names, and a launch
   /// written as their argument counts as a statement. Filled by the driver.

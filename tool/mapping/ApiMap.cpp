@@ -601,25 +601,21 @@ private:
   }
 
   /// hip_by_arity and shim_by_param: mappings of a call's form (an argument
-  /// count, a parameter type) to a name.
+  /// count, a parameter type) to a name; qualifier_casts, of argument
+  /// indexes to types.
   bool readFormFields(const Fields &All, const YAML::Node &N, ApiEntry &E) {
-    bool Ok = readForms(field(All, "hip_by_arity"), "hip_by_arity", "argument counts to HIP names",
-                        N, E, [&](const std::string &Form, const std::string &Name) {
-                          unsigned Arity = 0;
-                          if (!matches("^[0-9]+$", Form) || llvm::StringRef(Form).getAsInteger(10, Arity))
-                            return false;
-                          E.HipByArity[Arity] = Name;
-                          return true;
-                        });
-    Ok &= readForms(field(All, "qualifier_casts"), "qualifier_casts",
-                    "argument indexes to HIP parameter types", N, E,
-                    [&](const std::string &Form, const std::string &Type) {
-                      unsigned Index = 0;
-                      if (!matches("^[0-9]+$", Form) || llvm::StringRef(Form).getAsInteger(10, Index))
-                        return false;
-                      E.QualifierCasts[Index] = Type;
-                      return true;
-                    });
+    bool Ok = true;
+    for (auto [Key, What, Forms] :
+         {std::tuple{"hip_by_arity", "argument counts to HIP names", &E.HipByArity},
+          {"qualifier_casts", "argument indexes to HIP parameter types", &E.QualifierCasts}})
+      Ok &= readForms(field(All, Key), Key, What, N, E,
+                      [Forms = Forms](const std::string &Form, const std::string &Value) {
+                        unsigned Number = 0;
+                        if (!matches("^[0-9]+$", Form) || llvm::StringRef(Form).getAsInteger(10, Number))
+                          return false;
+                        (*Forms)[Number] = Value;
+                        return true;
+                      });
     return readForms(field(All, "shim_by_param"), "shim_by_param", "parameter types to shim names",
                      N, E, [&](const std::string &Form, const std::string &Name) {
                        E.ShimByParam[Form] = Name;
