@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hdrscan  # noqa: E402
 import families as F  # noqa: E402
 import manual  # noqa: E402
+import legacy  # noqa: E402
 import api_shims  # noqa: E402
 import signatures  # noqa: E402
 import math_shims  # noqa: E402
@@ -264,6 +265,18 @@ def library_extras():
     return {"cub": cub, "thrust": thrust}
 
 
+def legacy_rules(trees, cuda):
+    """{family: {cuda name: rule}} of the names earlier CUDA declared and
+    HIP still does (legacy.py), from each HIP tree's library header."""
+    def header_text(tree, header):
+        path = os.path.join(tree.inc, header)
+        return open(path).read() if os.path.isfile(path) else ""
+    hip52, hip64 = trees
+    return {lib["family"]: legacy.rules(lib, header_text(hip64, lib["header"]),
+                                        header_text(hip52, lib["header"]), set(cuda))
+            for lib in legacy.LIBRARIES}
+
+
 def generated_shims(args):
     """Writes (or with --check compares) the shims made from CUDA's headers;
     the names of those that differ."""
@@ -309,10 +322,11 @@ def main():
         per_family[fam][name] = kind
 
     extra = library_extras()
+    removed = legacy_rules(trees, cuda)
     stale = []
     for fam in F.FAMILIES:
         fid = fam["family"]
-        rules = manual.RULES.get(fid, {})
+        rules = {**removed.get(fid, {}), **manual.RULES.get(fid, {})}
         entries = paired_entries(fam, per_family[fid], headers, fidx, args.review)
         for name, over in extra.get(fid, {}).items():
             entries.setdefault(name, dict(over, cuda=name))

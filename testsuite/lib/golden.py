@@ -13,6 +13,8 @@ Beside the input CASE (any extension) lie:
                     file than CASE would read "FILE:LINE:COL SEVERITY CHECK-ID".
   CASE.args         extra cu2dcu arguments, one line, shell-split (optional)
   CASE.nohipcc      marks a case whose output is not meant to compile with hipcc
+  CASE.nonvcc       why the output cannot build on HIP's NVIDIA path (no nvcc
+                    step; e.g. APIs CUDA 13 removed)
   CASE.requires     HIP headers the output needs, one per line (e.g. hipblas/hipblas.h)
   CASE.expected-hip64  expected text for --hip-version 6.4 where it differs
                     from CASE.expected (optional)

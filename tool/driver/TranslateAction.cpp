@@ -264,12 +264,24 @@ std::vector<ByteRange> droppedRuns(const std::string &Text, unsigned Begin, unsi
 /// Statements clang dropped inside function bodies while it recovered (a loop
 /// over a member whose type it could not find): the code of a compound
 /// statement that none of its statements holds. Only in files with an error,
-/// so that an inactive #if branch elsewhere is not taken for one.
+/// so that an inactive #if branch elsewhere is not taken for one. Also every
+/// expression clang kept but marked as depending on an error, in any file:
+/// a call of a name CUDA no longer declares (`cudaBindTexture(0, t, ...)` on
+/// a texture reference) has no error of its own, as clang reports nothing
+/// more about an expression that uses an invalid declaration.
 class DroppedStatements : public clang::RecursiveASTVisitor<DroppedStatements> {
 public:
   DroppedStatements(SourceContext &Context, const std::map<clang::FileID, unsigned> &WithErrors,
                     std::map<clang::FileID, std::vector<ByteRange>> &Recovered)
       : Context(Context), WithErrors(WithErrors), Recovered(Recovered) {}
+
+  bool VisitExpr(clang::Expr *E) {
+    if (!E->containsErrors())
+      return true;
+    if (auto Range = fileRangeOf(E->getSourceRange(), Context))
+      Recovered[Range->File].push_back({Range->Begin, Range->End});
+    return true;
+  }
 
   bool VisitCompoundStmt(clang::CompoundStmt *S) {
     auto Braces = fileRangeOf({S->getLBracLoc(), S->getRBracLoc()}, Context);

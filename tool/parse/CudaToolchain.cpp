@@ -42,13 +42,16 @@ std::vector<std::string> cudaParseArgs(const CudaToolchain &Toolchain, const std
   // code that uses placement new (Thrust, CUB) does not parse.
   // -fno-caret-diagnostics: clang prints "N errors generated" to stderr after
   // a failed parse unless carets are off; the errors are reported our way.
+  // -fno-spell-checking: a name CUDA no longer declares (cusparseScsrmv) must
+  // stay unresolved, not become a call of the closest declared name
+  // (cusparseScsr2bsr) that the AST would then translate.
   std::vector<std::string> Args = {CU2DCU_CLANG_EXECUTABLE, "-fsyntax-only", "-x", "cuda",
                                    "--cuda-host-only", "-nocudalib", "--cuda-gpu-arch=sm_90",
                                    "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
                                    // nvcc accepts C++17's removed 'register' (it is removed
                                    // in the output: RegisterKeywordTranslator).
                                    "-Wno-register",
-                                   "-w", "-fno-caret-diagnostics"};
+                                   "-w", "-fno-caret-diagnostics", "-fno-spell-checking"};
   if (Toolchain.found()) {
     Args.push_back("--cuda-path=" + Toolchain.CudaPath);
     // CUDA 13 moved CUB/Thrust/libcu++ here.

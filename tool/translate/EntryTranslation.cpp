@@ -107,7 +107,8 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
   if (Entry.Status == EntryStatus::Removed)
     addFinding(Out, Text, Path, Offset, check_ids::Removed, Severity::Note,
                "'" + Entry.Cuda + "' was removed in CUDA " + Entry.CudaRemoved +
-                   "; translated to '" + Entry.Hip + "'");
+                   (Entry.Hip == Entry.Cuda ? "; HIP declares it under the same name"
+                                            : "; translated to '" + Entry.Hip + "'"));
   if (!Entry.Note.empty())
     addFinding(Out, Text, Path, Offset, check_ids::ApiNote, Severity::Note,
                "'" + Entry.Cuda + "' -> '" + Entry.Hip + "': " + Entry.Note);
