@@ -27,6 +27,7 @@ import hdrscan  # noqa: E402
 import families as F  # noqa: E402
 import manual  # noqa: E402
 import legacy  # noqa: E402
+import members  # noqa: E402
 import api_shims  # noqa: E402
 import signatures  # noqa: E402
 import math_shims  # noqa: E402
@@ -277,6 +278,17 @@ def legacy_rules(trees, cuda):
             for lib in legacy.LIBRARIES}
 
 
+def add_missing_members(built, cuda_sigs, hip_sigs, trees):
+    """missing_members of every family's type entries (members.py): the HIP
+    names of all families resolved in one probe unit per HIP tree."""
+    hip_types = {e["hip"] for entries in built.values() for e in entries.values()
+                 if e["kind"] == "type" and e.get("hip")}
+    sides = [(tree.version, sigs, members.hip_records(tree, sigs, hip_types, F.hip_tu(tree)))
+             for tree, sigs in zip(trees, hip_sigs)]
+    for entries in built.values():
+        members.add_missing_members(entries, cuda_sigs, sides)
+
+
 def generated_shims(args):
     """Writes (or with --check compares) the shims made from CUDA's headers;
     the names of those that differ."""
@@ -323,7 +335,7 @@ def main():
 
     extra = library_extras()
     removed = legacy_rules(trees, cuda)
-    stale = []
+    stale, built = [], {}
     for fam in F.FAMILIES:
         fid = fam["family"]
         rules = {**removed.get(fid, {}), **manual.RULES.get(fid, {})}
@@ -354,6 +366,11 @@ def main():
                 v = manual.CUPTI_SINCE.get(name)
                 if v:
                     e["cuda_since"] = v
+        built[fid] = entries
+    add_missing_members(built, cuda_sigs, hip_sigs, trees)
+    for fam in F.FAMILIES:
+        fid = fam["family"]
+        entries = built[fid]
         n_sup = sum(1 for e in entries.values() if e.get("status", "supported") != "unsupported")
         print("%-9s %5d entries, %5d supported/removed, %5d unsupported" %
               (fid, len(entries), n_sup, len(entries) - n_sup))

@@ -19,7 +19,7 @@ import sys
 
 SCHEMA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schema")
 SCHEMA_PATH = os.path.join(SCHEMA_DIR, "maps.schema.json")
-TYPES = {"object": dict, "array": list, "string": str, "boolean": bool}
+TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 DOC_BEGIN, DOC_END = "<!-- schema:%s begin -->", "<!-- schema:%s end -->"
 
 

@@ -14,6 +14,7 @@ import hdrscan
 
 _NODE = re.compile(r"^([| `]*)[|`]-(\w+) 0x[0-9a-f]+ (.*)$")
 _QUOTED = re.compile(r"'([^']*)'")
+_BASE = re.compile(r"^([| `]*)[|`]-(?:public|protected|private) (?:virtual )?'([^']*)'")
 _NAME_BEFORE_TYPE = re.compile(r"(?:^|\s)([A-Za-z_]\w*) '")
 
 
@@ -25,9 +26,10 @@ class _Walk:
         self.scopes = []        # (depth, node, qualifier prefix)
         self.template = None    # (depth, [type parameter names], probeable)
         self.function = None    # (depth, overload being filled)
+        self.record = None      # (depth, fields of the struct being defined)
         self.defined = set()    # types whose definition was seen
         self.result = {"functions": {}, "enumerators": {}, "enum_typedefs": {}, "type_templates": [],
-                       "type_headers": {}}
+                       "type_headers": {}, "records": {}, "bases": {}, "typedefs": {}}
 
     def qualifier(self):
         return "".join(q for _, _, q in self.scopes)
@@ -67,8 +69,14 @@ def _on_node(walk, depth, node, rest):
         walk.function = None
     if walk.template and depth <= walk.template[0]:
         walk.template = None
+    if walk.record and depth <= walk.record[0]:
+        walk.record = None
     if walk.function and depth == walk.function[0] + 1 and node == "ParmVarDecl":
         walk.function[1]["params"].append(_QUOTED.search(rest).group(1))
+        return
+    if walk.record and depth == walk.record[0] + 1 and node in ("FieldDecl", "IndirectFieldDecl") \
+            and _name(rest):
+        walk.record[1].append(_name(rest))   # an anonymous union's members are indirect
         return
     if walk.template and depth == walk.template[0] + 1:
         if node == "TemplateTypeParmDecl":
@@ -96,6 +104,8 @@ def _on_node(walk, depth, node, rest):
         walk.result["type_templates"].append(walk.qualifier() + rest.split()[-1])
     elif node in ("TypedefDecl", "TypeAliasDecl"):
         _on_type(walk, _name(rest))
+        walk.result["typedefs"].setdefault(walk.qualifier() + (_name(rest) or ""),
+                                           _QUOTED.search(rest).group(1))
         if _QUOTED.search(rest).group(1).startswith("enum "):
             walk.result["enum_typedefs"].setdefault(
                 _QUOTED.search(rest).group(1)[5:], []).append(_name(rest))
@@ -103,6 +113,9 @@ def _on_node(walk, depth, node, rest):
         words = rest.split()
         defined = words[-1] == "definition"
         _on_type(walk, words[-2] if defined else words[-1], defined)
+        if defined and words[-3] in ("struct", "union", "class"):
+            name = walk.qualifier() + words[-2]
+            walk.record = (depth, walk.result["records"].setdefault(name, []), name)
 
 
 def _on_type(walk, name, defined=True):
@@ -127,6 +140,10 @@ def _parse(out, roots):
         m = _NODE.match(line)
         if m:
             _on_node(walk, (len(m.group(1)) + 2) // 2, m.group(2), m.group(3))
+            continue
+        m = _BASE.match(line)
+        if m and walk.record and (len(m.group(1)) + 2) // 2 == walk.record[0] + 1:
+            walk.result["bases"].setdefault(walk.record[2], []).append(m.group(2))
     walk.result["type_templates"] = sorted(set(walk.result["type_templates"]))
     for name, overloads in walk.result["functions"].items():
         # a definition repeats its declaration (.hpp after .h): keep the first
@@ -142,7 +159,7 @@ def _signatures(side, tree, headers):
     src = "".join("#include <%s>\n" % h for h in headers)
     args = flags + ["-ferror-limit=0", "-fsyntax-only", "-fno-color-diagnostics",
                     "-Xclang", "-ast-dump"]
-    return hdrscan._cached_scan("signatures", args, src, roots, lambda out: _parse(out, roots))
+    return hdrscan._cached_scan("signatures+records2", args, src, roots, lambda out: _parse(out, roots))
 
 
 def hip_signatures(tree):
@@ -154,6 +171,7 @@ def cuda_signatures():
     """{"functions": {name: [overload]}, "enumerators": {name: {"enum": its
     type, "header": declaring header}}, "enum_typedefs": {enum: [typedef
     names]}, "type_templates": [names], "type_headers": {type: declaring
-    header}} of the CUDA translation unit; an overload is {"params": [types],
+    header}, "records": {struct: [its named fields]}, "bases": {struct: [its
+    base types]}, "typedefs": {name: the type it names}} of the CUDA translation unit; an overload is {"params": [types],
     "template": [type parameter names], "header": declaring header}."""
     return _signatures("cuda", None, F.cuda_tu())

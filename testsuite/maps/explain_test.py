@@ -53,6 +53,10 @@ def main():
     expect("cublasLt.h", code == 0 and "has code for gfx908, gfx90a" in out and
            "[CU2DCU-ARCH]" in section(out, "6.4"), "hip_archs and the default gfx906's warning", out)
 
+    code, out, _ = explain(tool, "cudaDeviceProp")
+    expect("cudaDeviceProp", code == 0 and "CU2DCU-MEMBER" in out and
+           "persistingL2CacheMaxSize (from HIP 6.4)" in out, "the members HIP lacks", out)
+
     code, out, _ = explain(tool, "nvtx3/nvToolsExt.h")
     expect("nvtx3/nvToolsExt.h", code == 0 and "link: -lroctx64" in out and
            "becomes #include <roctracer/roctx.h>" in section(out, "6.4"), "header entry", out)

@@ -16,4 +16,5 @@ inline constexpr const char *HipDeclared = "CU2DCU-HIP-DECLARED";
 inline constexpr const char *Rdc = "CU2DCU-RDC";
 inline constexpr const char *Collision = "CU2DCU-COLLISION";
 inline constexpr const char *Arch = "CU2DCU-ARCH";
+inline constexpr const char *Member = "CU2DCU-MEMBER";
 } // namespace cu2dcu::check_ids

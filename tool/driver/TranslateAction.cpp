@@ -13,6 +13,7 @@
 #include "match/PreprocessorTranslator.h"
 #include "match/EmptyBraceAssignmentTranslator.h"
 #include "match/Fp16ConversionTranslator.h"
+#include "match/MissingMemberCheck.h"
 #include "match/RegisterKeywordTranslator.h"
 #include "match/DependentTemplateKeywordTranslator.h"
 #include "match/UnsupportedCaseLabelTranslator.h"
@@ -69,7 +70,8 @@ public:
                  const WarpCallPlanner &WarpPlan)
       : WarpPlan(WarpPlan), Names(Context, CudaIncludeDir), Launches(Context), Symbols(Context),
         Bounds(Context), Registers(Context), Collisions(Context), Overloads(Context), Rdc(Context),
-        EmptyBraces(Context), CaseLabels(Context), Fp16Casts(Context), TemplateKeywords(Context) {}
+        EmptyBraces(Context), CaseLabels(Context), Fp16Casts(Context), TemplateKeywords(Context),
+        Members(Context) {}
 
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) {
     using namespace clang::ast_matchers;
@@ -82,6 +84,7 @@ public:
     Finder.addMatcher(Written(typeLoc().bind("type")), this);
     Finder.addMatcher(Written(recoveryExpr().bind("recovered")), this);
     Finder.addMatcher(Written(explicitCastExpr().bind("cast")), this);
+    Finder.addMatcher(Written(memberExpr().bind("member")), this);
     Finder.addMatcher(Written(cxxConstructExpr().bind("construct")), this);
     Finder.addMatcher(Written(binaryOperator(hasOperatorName("<")).bind("less")), this);
     Finder.addMatcher(Written(cxxOperatorCallExpr(hasOverloadedOperatorName("<")).bind("lessCall")),
@@ -117,6 +120,8 @@ public:
       Fp16Casts.handle(Cast);
     else if (const auto *Construct = Nodes.getNodeAs<clang::CXXConstructExpr>("construct"))
       Fp16Casts.handle(Construct);
+    else if (const auto *Access = Nodes.getNodeAs<clang::MemberExpr>("member"))
+      Members.handle(Access);
     else if (const auto *Less = Nodes.getNodeAs<clang::BinaryOperator>("less"))
       TemplateKeywords.handle(Less->getLHS());
     else if (const auto *Less = Nodes.getNodeAs<clang::CXXOperatorCallExpr>("lessCall"))
@@ -175,6 +180,7 @@ private:
   UnsupportedCaseLabelTranslator CaseLabels;
   Fp16ConversionTranslator Fp16Casts;
   DependentTemplateKeywordTranslator TemplateKeywords;
+  MissingMemberCheck Members;
 };
 
 /// The byte range of R (expanded) when it lies in one translated file.

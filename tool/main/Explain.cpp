@@ -54,6 +54,13 @@ void printEntryFacts(const ApiEntry &E, llvm::raw_ostream &OS) {
   if (!E.HipArchs.empty())
     OS << "  the HIP library has code for " << llvm::join(E.HipArchs, ", ")
        << " only (other --offload-arch targets: CU2DCU-ARCH)\n";
+  if (!E.MissingMembers.empty()) {
+    std::vector<std::string> Members;
+    for (const auto &[Member, Since] : E.MissingMembers)
+      Members.push_back(Member + (Since ? " (from HIP " + Since->str() + ")" : ""));
+    OS << "  members " << E.Hip << " lacks (an access is a CU2DCU-MEMBER error): "
+       << llvm::join(Members, ", ") << "\n";
+  }
   for (const auto &[Arity, Hip] : E.HipByArity)
     OS << "  a call with " << Arity << " argument" << (Arity == 1 ? "" : "s") << " becomes " << Hip
        << " instead\n";

@@ -53,7 +53,7 @@ const std::set<std::string> KnownEntryKeys = {
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "hip_archs",    "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
     "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity", "out_pointer_arg", "shim_by_param",
-    "qualifier_casts"};
+    "qualifier_casts", "missing_members"};
 const std::set<std::string> KnownFileKeys = {"family",  "cuda_headers", "hip_headers",
                                              "api_names", "reasons",     "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -584,6 +584,7 @@ private:
       Ok = false;
     }
     Ok &= readFormFields(All, N, E);
+    Ok &= readMissingMembers(field(All, "missing_members"), N, E);
     for (auto [Key, Slot] : {std::pair{"symbol_arg", &E.SymbolArg}, {"function_arg", &E.FunctionArg},
                              {"out_pointer_arg", &E.OutPointerArg}}) {
       YAML::Node Arg = field(All, Key);
@@ -621,6 +622,25 @@ private:
                        E.ShimByParam[Form] = Name;
                        return !Form.empty();
                      }) && Ok;
+  }
+
+  /// missing_members: member names to a HIP version or null, on type entries.
+  bool readMissingMembers(const YAML::Node &Members, const YAML::Node &N, ApiEntry &E) {
+    if (!Members.IsDefined())
+      return true;
+    bool Ok = Members.IsMap() && E.Kind == EntryKind::Type;
+    for (auto It = Members.begin(); Ok && It != Members.end(); ++It) {
+      Ok = It->first.IsScalar() && matches("^[A-Za-z_][A-Za-z0-9_]*$", It->first.Scalar()) &&
+           (It->second.IsNull() ||
+            (It->second.IsScalar() && matches(VersionPattern, It->second.Scalar())));
+      if (Ok)
+        E.MissingMembers[It->first.Scalar()] =
+            It->second.IsNull() ? std::nullopt : HipVersion::parse(It->second.Scalar());
+    }
+    if (!Ok)
+      fail(N, "'" + E.Cuda + "': missing_members must map member names to a HIP version or null, "
+                             "on a type entry");
+    return Ok;
   }
 
   /// A mapping of scalars to non-empty scalars; Add takes each pair and says

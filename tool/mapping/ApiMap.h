@@ -99,6 +99,11 @@ struct ApiEntry {
   /// (one with a const HIP's type lacks, or differing from it in qualifiers
   /// only) is cast to it; HIP's function does not write through it either.
   std::map<unsigned, std::string> QualifierCasts;
+  /// Types: the members of the CUDA struct that the HIP struct lacks, each
+  /// with the first HIP version that has it, or none (missing_members:
+  /// cudaDeviceProp's persistingL2CacheMaxSize is in hipDeviceProp_t from
+  /// 6.4). A use is reported at the member access (AST mode).
+  std::map<std::string, std::optional<HipVersion>> MissingMembers;
   /// Functions: the role of a CUDA warp function (`warp`); None for others.
   WarpFn Warp = WarpFn::None;
   std::string SourceFile; // map file and line, for conflict messages

@@ -59,6 +59,12 @@ json::Object encodeEntry(const ApiEntry &E) {
         Encoded[std::to_string(Index)] = Name;
       O[Key] = std::move(Encoded);
     }
+  if (!E.MissingMembers.empty()) {
+    json::Object Members;
+    for (const auto &[Member, Since] : E.MissingMembers)
+      Members[Member] = Since ? json::Value(Since->str()) : json::Value(nullptr);
+    O["missing_members"] = std::move(Members);
+  }
   if (!E.ShimByParam.empty()) {
     json::Object Shims;
     for (const auto &[Param, Shim] : E.ShimByParam)
@@ -74,8 +80,8 @@ std::string text(const json::Object &O, llvm::StringRef Key) {
 }
 
 /// hip_by_arity, qualifier_casts and shim_by_param, whose keys are an
-/// argument count or index and a parameter type; false when one is not as
-/// encodeEntry writes it.
+/// argument count or index and a parameter type, and missing_members; false
+/// when one is not as encodeEntry writes it.
 bool decodeForms(const json::Object &O, ApiEntry &E) {
   for (auto [Key, Forms] : {std::pair{"hip_by_arity", &E.HipByArity}, {"qualifier_casts", &E.QualifierCasts}})
     if (const json::Object *Encoded = O.getObject(Key))
@@ -86,6 +92,14 @@ bool decodeForms(const json::Object &O, ApiEntry &E) {
           return false;
         (*Forms)[N] = Name->str();
       }
+  if (const json::Object *Members = O.getObject("missing_members"))
+    for (const auto &[Member, Since] : *Members) {
+      std::optional<llvm::StringRef> Version = Since.getAsString();
+      if (!Version && !Since.getAsNull())
+        return false;
+      E.MissingMembers[Member.str()] =
+          Version ? HipVersion::parse(Version->str()) : std::nullopt;
+    }
   if (const json::Object *Shims = O.getObject("shim_by_param"))
     for (const auto &[Param, Shim] : *Shims) {
       std::optional<llvm::StringRef> Name = Shim.getAsString();
