@@ -317,6 +317,88 @@ def half2_lanewise(cuda):
                  includes=("hip/hip_runtime.h", "hip/hip_fp16.h"))
 
 
+# 16-bit float lanes, each computed in float by CUDA's rule, for overloads
+# that HIP lacks (bfloat16 pairs at HIP 6.4, the _sat and _nan bfloat16
+# forms) or gets wrong (HIP 5.2's unordered __half comparisons are ordered:
+# false where an operand is NaN, where CUDA's are true).
+# type key of shim_by_param -> (HIP scalar, HIP pair, to float, from float,
+# from bits, lo, hi, pack, bits of 1.0, header, shim suffix)
+LANE_TYPES = {
+    "__half": ("__half", "__half2", "__half2float", "__float2half", "__ushort_as_half",
+               "__low2half", "__high2half", "__halves2half2", "0x3c00", "hip/hip_fp16.h", "half"),
+    "__nv_bfloat16": ("__hip_bfloat16", "__hip_bfloat162", "__bfloat162float", "__float2bfloat16",
+                      "__ushort_as_bfloat16", "__low2bfloat16", "__high2bfloat16",
+                      "__halves2bfloat162", "0x3f80", "hip/hip_bf16.h", "bf16"),
+}
+UNORDERED = {"__hequ": "==", "__hneu": "!=", "__hleu": "<=", "__hgeu": ">=", "__hltu": "<",
+             "__hgtu": ">"}
+# The lanes of a saturated op: r in float, exact for two 8- or 11-bit
+# significands, rounded once to the type, then clamped to [+0, 1] (NaN -> +0).
+SATURATED = {"__hadd_sat": "x + y", "__hsub_sat": "x - y", "__hmul_sat": "x * y"}
+NAN_PROPAGATING = {"__hmax_nan": ">", "__hmin_nan": "<"}
+# CUDA name -> the types (shim_by_param keys) whose overload gets a lane shim.
+LANE_SHIMS = {**{n: ["__half"] for n in UNORDERED if n != "__hneu"},
+              **{n + "2": ["__half", "__nv_bfloat16"] for n in UNORDERED if n != "__hneu"},
+              "__hneu2": ["__nv_bfloat16"],
+              **{n: ["__nv_bfloat16"] for n in SATURATED},
+              **{n.replace("_sat", "2_sat"): ["__nv_bfloat16"] for n in SATURATED},
+              **{n: ["__nv_bfloat16"] for n in NAN_PROPAGATING}}
+
+
+def _lane_suffix(cuda, key):
+    return LANE_TYPES[key][10] + ("2" if _is_pair(cuda) else "")
+
+
+def lane_shim_name(cuda, key):
+    return "%s_%s" % (shim_name(cuda), _lane_suffix(cuda, key))
+
+
+def shim_param(cuda, key):
+    """The shim_by_param key of a lane shim: CUDA's parameter type."""
+    return key + ("2" if _is_pair(cuda) else "")
+
+
+def _is_pair(cuda):
+    return cuda.endswith("u2") or cuda.endswith("2_sat")
+
+
+def _lane_body(cuda, key):
+    """The float lane of cuda (x, y: the operands as float), returning the
+    scalar type (or a bool for a comparison)."""
+    scalar, _, _, from_float, from_bits = LANE_TYPES[key][:5]
+    stem = cuda[:-1] if cuda.endswith("u2") else cuda.replace("2_sat", "_sat")
+    if stem in UNORDERED:
+        return "bool", ["  return x != x || y != y || x %s y;" % UNORDERED[stem]]
+    if stem in SATURATED:
+        return scalar, ["  float r = %s(%s(%s));" % (LANE_TYPES[key][2], from_float, SATURATED[stem]),
+                        "  return r > 0.0f ? (r < 1.0f ? %s(r) : %s((unsigned short)%s)) : %s((unsigned short)0);"
+                        % (from_float, from_bits, LANE_TYPES[key][8], from_bits)]
+    picks = NAN_PROPAGATING[stem]
+    return scalar, ["  if (x != x || y != y) return %s((unsigned short)0x7fff);" % from_bits,
+                    "  if (x == y) return %s;" % ("signbit(x) ? b : a" if picks == ">" else "signbit(x) ? a : b"),
+                    "  return x %s y ? a : b;" % picks]
+
+
+def lane_shim(cuda, key):
+    scalar, pair, to_float, _, from_bits, lo, hi, pack, one, header, _ = LANE_TYPES[key]
+    shim = lane_shim_name(cuda, key)
+    lane = shim + "_lane" if _is_pair(cuda) else shim
+    result, body = _lane_body(cuda, key)
+    amd = ["static __device__ inline %s %s(%s a, %s b) {" % (result, lane, scalar, scalar),
+           "  float x = %s(a), y = %s(b);" % (to_float, to_float)] + body + ["}"]
+    if _is_pair(cuda):
+        as_lane = ("%s((unsigned short)(%%s ? %s : 0))" % (from_bits, one) if result == "bool"
+                   else "%s")
+        amd += ["static __device__ inline %s %s(%s a, %s b) {" % (pair, shim, pair, pair),
+                "  return %s(%s, %s);" % (pack, as_lane % ("%s(%s(a), %s(b))" % (lane, lo, lo)),
+                                          as_lane % ("%s(%s(a), %s(b))" % (lane, hi, hi))), "}"]
+    what = {"__half": "__half", "__nv_bfloat16": "__nv_bfloat16"}[key] + ("2" if _is_pair(cuda) else "")
+    return _shim(cuda + "_" + _lane_suffix(cuda, key), "%s on %s: CUDA's own on NVIDIA; on AMD, CUDA's rule on each lane in float "
+                 "(HIP lacks this overload, or, for __half at HIP 5.2, orders what CUDA leaves "
+                 "unordered)" % (cuda, what),
+                 ["#define %s %s" % (shim, cuda)], amd, includes=("hip/hip_runtime.h", header))
+
+
 # cuBLAS's C++ overloads for code written before CUDA 11, which passed the
 # compute type as a cudaDataType (cublas_api.h, "wrappers to accept old code"):
 # name -> (index of computeType, parameters after the handle and before it,
@@ -462,6 +544,9 @@ def shim_files():
         files[shim + ".yaml"] = vector_atomic_add(cuda)
     for cuda in HALF2_LANEWISE:
         files[half2_shim_name(cuda) + ".yaml"] = half2_lanewise(cuda)
+    for cuda, keys in LANE_SHIMS.items():
+        for key in keys:
+            files[lane_shim_name(cuda, key) + ".yaml"] = lane_shim(cuda, key)
     for cuda in list(SIGNED_BITWISE) + list(FLOAT_SINCOS):
         files[overload_shim_name(cuda) + ".yaml"] = overload_shim(cuda)
     files[LEGACY_COMPUTE + ".yaml"] = legacy_compute_type()

@@ -1021,6 +1021,10 @@ for _n, (_index, _, _) in api_shims.LEGACY_GEMM.items():
         "%d:cudaDataType" % _index: api_shims.legacy_gemm_shim_name(_n)}
 for _n in api_shims.HALF2_LANEWISE:
     RULES["fp16"][_n] = {"shim_by_param": {"__half2": api_shims.half2_shim_name(_n)}}
+# 16-bit float overloads HIP lacks or gets wrong, computed per lane in float.
+for _n, _keys in api_shims.LANE_SHIMS.items():
+    RULES["fp16"].setdefault(_n, {}).setdefault("shim_by_param", {}).update(
+        {api_shims.shim_param(_n, _k): api_shims.lane_shim_name(_n, _k) for _k in _keys})
 RULES["device"]["atomicAdd_system"] = S("atomicAdd_system", shim_by_param={
     param: api_shims.VECTOR_ATOMIC_ADD["atomicAdd_system"] for param in api_shims.VECTOR_ATOMIC_PARAMS})
 # Shims written from one rule per group (api_shims.py): block-scope atomics,

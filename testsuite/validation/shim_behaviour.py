@@ -15,6 +15,9 @@ conversions against CUDA's constructors:
   float atomics) against CUDA's, every thread of the grid adding to one vector;
 - __hmax2 / __hmin2 on __half2 (the shims' per-lane rule) against CUDA's, bit
   for bit, on 16.7M lane pairs of 16-bit patterns;
+- the 16-bit lane shims (unordered comparisons on __half and __half2, HIP
+  5.2's being ordered; the bfloat16 pair comparisons, _sat and _nan forms
+  HIP 6.4 lacks) against CUDA's, bit for bit, on 16.7M operand pairs each;
 - __half(static_cast<float>(b)) against __half(b), and the reverse, for every
   16-bit pattern (Fp16ConversionTranslator's rewrite).
 
@@ -137,6 +140,48 @@ __global__ void half2_max_min(unsigned long long *differences) {
   if (bits[0] != bits[1]) atomicAdd(&differences[0], 1ull);
   if (bits[2] != bits[3]) atomicAdd(&differences[1], 1ull);
 }
+// The 16-bit lane shims (api_shims.LANE_SHIMS) against CUDA's own, bit for
+// bit, on 16.7M operand pairs of 16-bit patterns: every pattern as b, with
+// 256 patterns as a, the first 16 of them zeros, ones, subnormals,
+// infinities and NaNs of both types; pairs take them in both lanes, swapped.
+__device__ __half lane_value(__half, unsigned short u) { return __ushort_as_half(u); }
+__device__ __nv_bfloat16 lane_value(__nv_bfloat16, unsigned short u) { return __ushort_as_bfloat16(u); }
+__device__ __half2 lane_value(__half2, unsigned short u, unsigned short v) {
+  return __halves2half2(__ushort_as_half(u), __ushort_as_half(v));
+}
+__device__ __nv_bfloat162 lane_value(__nv_bfloat162, unsigned short u, unsigned short v) {
+  return __halves2bfloat162(__ushort_as_bfloat16(u), __ushort_as_bfloat16(v));
+}
+template <typename R> __device__ unsigned bits_of(R r) {
+  unsigned u = 0;
+  __builtin_memcpy(&u, &r, sizeof r);
+  return u;
+}
+template <typename T, typename Shim, typename Cuda>
+__global__ void lanes(unsigned long long *differences, Shim shim, Cuda cuda) {
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned short specials[16] = {0x0000, 0x8000, 0x0001, 0x8001, 0x3c00, 0xbc00, 0x3f80, 0xbf80,
+                                       0x7c00, 0xfc00, 0x7f80, 0xff80, 0x7e00, 0x7fc0, 0xffff, 0x7bff};
+  unsigned short p = (i >> 16) < 16 ? specials[i >> 16] : (unsigned short)(i * 2654435761u >> 16);
+  unsigned short q = (unsigned short)i;
+  T a, b;
+  if constexpr (sizeof(T) == 2) {
+    a = lane_value(T(), p);
+    b = lane_value(T(), q);
+  } else {
+    a = lane_value(T(), p, q);
+    b = lane_value(T(), q, (unsigned short)(p ^ 0x8000));
+  }
+  if (bits_of(shim(a, b)) != bits_of(cuda(a, b))) atomicAdd(differences, 1ull);
+}
+template <typename T, typename Shim, typename Cuda> unsigned long long lane_differences(Shim shim, Cuda cuda) {
+  static unsigned long long *differences;
+  if (!differences) cudaMallocManaged(&differences, sizeof *differences);
+  *differences = 0;
+  lanes<T><<<65536, 256>>>(differences, shim, cuda);
+  cudaDeviceSynchronize();
+  return *differences;
+}
 __global__ void conversions(unsigned long long *differences) {
   unsigned short bits = (unsigned short)(blockIdx.x * blockDim.x + threadIdx.x);
   __nv_bfloat16 b = __ushort_as_bfloat16(bits);
@@ -226,6 +271,14 @@ def source():
             checks.append('  printf("  \\"%s\\": %%llu,\\n", run<%s>([] __device__ (%s a, %s b) '
                           '{ (void)b; return same(%s(%s), %s(%s)); }));'
                           % (cuda, real, real, real, api_shims.shim_name(cuda), args, cuda, args))
+    for cuda, keys in api_shims.LANE_SHIMS.items():
+        for key in keys:
+            shim, param = api_shims.lane_shim_name(cuda, key), api_shims.shim_param(cuda, key)
+            parts.append(amd_code(files[shim + ".yaml"]))
+            checks.append('  printf("  \\"%s(%s)\\": %%llu,\\n", lane_differences<%s>([] __device__ '
+                          '(%s a, %s b) { return %s(a, b); }, [] __device__ (%s a, %s b) '
+                          '{ return %s(a, b); }));' % (cuda, param, param, param, param, shim,
+                                                       param, param, cuda))
     return "\n".join(parts) + MAIN.replace("%(checks)s", "\n".join(checks))
 
 
