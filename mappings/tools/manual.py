@@ -369,6 +369,10 @@ for _n in ["__cvta_generic_to_shared", "__cvta_generic_to_global", "__cvta_gener
            "__cvta_local_to_generic", "__cvta_constant_to_generic",
            "__cvta_generic_to_grid_constant", "__cvta_grid_constant_to_generic"]:
     DEVICE[_n] = U("PTX address conversion intrinsic; no HIP equivalent.")
+for _n in ["__cvta_generic_to_local", "__cvta_local_to_generic"]:
+    DEVICE[_n] = U("local-window address conversion (PTX cvta.local); no HIP equivalent: "
+                   "HIP's __local_to_generic returns the pointer it is given, it takes no "
+                   "local-window bits, nor converts the other way.")
 for _n in ["__ldca", "__ldcg", "__ldcs", "__ldcv", "__ldlu", "__stcg", "__stcs", "__stwb",
            "__stwt"]:
     DEVICE[_n] = U("PTX cache-hint load/store; HIP declares __ldca, __ldcg and __ldcs for "
@@ -796,6 +800,13 @@ MIO = {
     "CUDNN_DATA_INT8": "miopenInt8", "CUDNN_DATA_INT32": "miopenInt32",
     "CUDNN_DATA_BFLOAT16": "miopenBFloat16",
 }
+# Found by mappings/tools/candidates.py: the same parameters once the types are
+# mapped, and the same meaning by the two libraries' documentation.
+MIO.update({n: n.replace("cudnn", "miopen") for n in [
+    "cudnnDropoutGetReserveSpaceSize", "cudnnDropoutGetStatesSize", "cudnnGetConvolutionGroupCount",
+    "cudnnSetConvolutionGroupCount", "cudnnGetPoolingNdForwardOutputDim",
+    "cudnnGetReductionIndicesSize", "cudnnGetReductionWorkspaceSize"]})
+MIO["cudnnSetTensor4dDescriptorEx"] = "miopenSet4dTensorDescriptorEx"
 for _d in ["Tensor", "Convolution", "Activation", "Pooling", "LRN", "Dropout", "RNN",
            "CTCLoss", "ReduceTensor"]:
     MIO["cudnn%sDescriptor_t" % _d] = "miopen%sDescriptor_t" % _d
@@ -843,6 +854,9 @@ CUDNN = {k: S(v, note="MIOpen counterpart (checked against MIOpen 6.4 headers)")
 for _k, _v in MIO_ALT.items():
     CUDNN[_k] = U("argument lists differ from MIOpen; port by hand to %s." % _v)
 RULES["cudnn"] = CUDNN
+RULES.setdefault("nccl", {})["pncclGetLastError"] = U(
+    "implementation detail of the CUDA library headers, not documented API; RCCL's hidden "
+    "pncclGetError is not documented either: call ncclGetLastError.")
 
 # Header guards that code tests as "was this library's header included?"
 # (checked in each HIP header: hiprand.h, hipsparse.h's export header; hipblas.h
