@@ -1,23 +1,16 @@
-// The code of struct_members.cu translated for HIP 6.4 (.args), whose
-// hipDeviceProp_t has every member it reads: no CU2DCU-MEMBER finding.
+// cudaDeviceProp members that HIP 5.2's hipDeviceProp_t lacks and HIP 6.4's
+// has, read through a reference, translated for HIP 6.4 (.args): no
+// CU2DCU-MEMBER finding, and the output compiles there (struct_members.cu
+// has the HIP 5.2 findings).
 #include <cuda_runtime.h>
 #include <cstdio>
 
-struct Limits {
-  int blocksPerSm;
-  size_t optinShared;
-};
-
-static Limits limitsOf(const cudaDeviceProp *prop) {
-  return {prop->maxBlocksPerMultiProcessor, prop->sharedMemPerBlockOptin};
-}
-
 int main() {
-  cudaDeviceProp prop;
-  cudaGetDeviceProperties(&prop, 0);
-  Limits l = limitsOf(&prop);
-  printf("%s: %d SMs, %d blocks/SM, %zu B opt-in shared, L2 persisting %d, warp %d\n", prop.name,
-         prop.multiProcessorCount, l.blocksPerSm, l.optinShared, prop.persistingL2CacheMaxSize,
-         prop.warpSize);
+  cudaDeviceProp props;
+  if (cudaGetDeviceProperties(&props, 0) != cudaSuccess)
+    return 1;
+  const cudaDeviceProp &p = props;
+  printf("copy engines %d, access window %d B, preemption %d, global L1 %d\n", p.asyncEngineCount,
+         p.accessPolicyMaxWindowSize, p.computePreemptionSupported, p.globalL1CacheSupported);
   return 0;
 }
