@@ -336,13 +336,23 @@ UNORDERED = {"__hequ": "==", "__hneu": "!=", "__hleu": "<=", "__hgeu": ">=", "__
 # significands, rounded once to the type, then clamped to [+0, 1] (NaN -> +0).
 SATURATED = {"__hadd_sat": "x + y", "__hsub_sat": "x - y", "__hmul_sat": "x * y"}
 NAN_PROPAGATING = {"__hmax_nan": ">", "__hmin_nan": "<"}
+# a * b + c rounded once: the product is exact in double, TwoSum keeps the
+# error of the sum, and rounding to odd in float keeps it through the one
+# rounding to the 16-bit type (a float fma would round twice); then clamped.
+FUSED_SATURATED = ["__hfma_sat"]
 # CUDA name -> the types (shim_by_param keys) whose overload gets a lane shim.
 LANE_SHIMS = {**{n: ["__half"] for n in UNORDERED if n != "__hneu"},
               **{n + "2": ["__half", "__nv_bfloat16"] for n in UNORDERED if n != "__hneu"},
               "__hneu2": ["__nv_bfloat16"],
               **{n: ["__nv_bfloat16"] for n in SATURATED},
               **{n.replace("_sat", "2_sat"): ["__nv_bfloat16"] for n in SATURATED},
-              **{n: ["__nv_bfloat16"] for n in NAN_PROPAGATING}}
+              **{n: ["__nv_bfloat16"] for n in NAN_PROPAGATING},
+              **{n: ["__nv_bfloat16"] for n in FUSED_SATURATED},
+              **{n.replace("_sat", "2_sat"): ["__nv_bfloat16"] for n in FUSED_SATURATED}}
+
+
+def lane_arity(cuda):
+    return 3 if cuda.replace("2_sat", "_sat") in FUSED_SATURATED else 2
 
 
 def _lane_suffix(cuda, key):
@@ -362,17 +372,39 @@ def _is_pair(cuda):
     return cuda.endswith("u2") or cuda.endswith("2_sat")
 
 
+def _saturate(key, value):
+    from_float, from_bits, one = LANE_TYPES[key][3], LANE_TYPES[key][4], LANE_TYPES[key][8]
+    return ("  return %s > 0.0f ? (%s < 1.0f ? %s(%s) : %s((unsigned short)%s)) : %s((unsigned short)0);"
+            % (value, value, from_float, value, from_bits, one, from_bits))
+
+
+def _fused_body(key):
+    to_float, from_float = LANE_TYPES[key][2], LANE_TYPES[key][3]
+    return ["  double p = (double)%s(a) * (double)%s(b);" % (to_float, to_float),
+            "  double z = (double)%s(c), s = p + z;" % to_float,
+            "  float r = (float)s;",
+            "  if (s == s && s - s == 0.0) {",
+            "    double bp = s - z, bz = s - bp, e = (p - bp) + (z - bz);",
+            "    unsigned u = __float_as_uint(r);",
+            "    if (fabs((double)r) > fabs(s)) u -= 1;",
+            "    if ((double)__uint_as_float(u) != s) u |= 1;",
+            "    else if (e != 0.0 && !(u & 1)) u = (e > 0.0) == (s > 0.0) ? u | 1 : u - 1;",
+            "    r = %s(%s(__uint_as_float(u)));" % (to_float, from_float),
+            "  }", _saturate(key, "r")]
+
+
 def _lane_body(cuda, key):
     """The float lane of cuda (x, y: the operands as float), returning the
     scalar type (or a bool for a comparison)."""
     scalar, _, _, from_float, from_bits = LANE_TYPES[key][:5]
     stem = cuda[:-1] if cuda.endswith("u2") else cuda.replace("2_sat", "_sat")
+    if stem in FUSED_SATURATED:
+        return scalar, _fused_body(key)
     if stem in UNORDERED:
         return "bool", ["  return x != x || y != y || x %s y;" % UNORDERED[stem]]
     if stem in SATURATED:
         return scalar, ["  float r = %s(%s(%s));" % (LANE_TYPES[key][2], from_float, SATURATED[stem]),
-                        "  return r > 0.0f ? (r < 1.0f ? %s(r) : %s((unsigned short)%s)) : %s((unsigned short)0);"
-                        % (from_float, from_bits, LANE_TYPES[key][8], from_bits)]
+                        _saturate(key, "r")]
     picks = NAN_PROPAGATING[stem]
     return scalar, ["  if (x != x || y != y) return %s((unsigned short)0x7fff);" % from_bits,
                     "  if (x == y) return %s;" % ("signbit(x) ? b : a" if picks == ">" else "signbit(x) ? a : b"),
@@ -384,14 +416,16 @@ def lane_shim(cuda, key):
     shim = lane_shim_name(cuda, key)
     lane = shim + "_lane" if _is_pair(cuda) else shim
     result, body = _lane_body(cuda, key)
-    amd = ["static __device__ inline %s %s(%s a, %s b) {" % (result, lane, scalar, scalar),
-           "  float x = %s(a), y = %s(b);" % (to_float, to_float)] + body + ["}"]
+    names = "abc"[:lane_arity(cuda)]
+    params = ", ".join("%s %s" % (scalar, n) for n in names)
+    floats = [] if len(names) == 3 else ["  float x = %s(a), y = %s(b);" % (to_float, to_float)]
+    amd = ["static __device__ inline %s %s(%s) {" % (result, lane, params)] + floats + body + ["}"]
     if _is_pair(cuda):
         as_lane = ("%s((unsigned short)(%%s ? %s : 0))" % (from_bits, one) if result == "bool"
                    else "%s")
-        amd += ["static __device__ inline %s %s(%s a, %s b) {" % (pair, shim, pair, pair),
-                "  return %s(%s, %s);" % (pack, as_lane % ("%s(%s(a), %s(b))" % (lane, lo, lo)),
-                                          as_lane % ("%s(%s(a), %s(b))" % (lane, hi, hi))), "}"]
+        half = lambda part: as_lane % ("%s(%s)" % (lane, ", ".join("%s(%s)" % (part, n) for n in names)))
+        amd += ["static __device__ inline %s %s(%s) {" % (pair, shim, ", ".join("%s %s" % (pair, n) for n in names)),
+                "  return %s(%s, %s);" % (pack, half(lo), half(hi)), "}"]
     what = {"__half": "__half", "__nv_bfloat16": "__nv_bfloat16"}[key] + ("2" if _is_pair(cuda) else "")
     return _shim(cuda + "_" + _lane_suffix(cuda, key), "%s on %s: CUDA's own on NVIDIA; on AMD, CUDA's rule on each lane in float "
                  "(HIP lacks this overload, or, for __half at HIP 5.2, orders what CUDA leaves "

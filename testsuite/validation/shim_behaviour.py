@@ -16,8 +16,9 @@ conversions against CUDA's constructors:
 - __hmax2 / __hmin2 on __half2 (the shims' per-lane rule) against CUDA's, bit
   for bit, on 16.7M lane pairs of 16-bit patterns;
 - the 16-bit lane shims (unordered comparisons on __half and __half2, HIP
-  5.2's being ordered; the bfloat16 pair comparisons, _sat and _nan forms
-  HIP 6.4 lacks) against CUDA's, bit for bit, on 16.7M operand pairs each;
+  5.2's being ordered; the bfloat16 pair comparisons, _sat (fused ones
+  included) and _nan forms HIP 6.4 lacks) against CUDA's, bit for bit, on
+  16.7M operand pairs (or triples) each;
 - __half(static_cast<float>(b)) against __half(b), and the reverse, for every
   16-bit pattern (Fp16ConversionTranslator's rewrite).
 
@@ -157,6 +158,28 @@ template <typename R> __device__ unsigned bits_of(R r) {
   __builtin_memcpy(&u, &r, sizeof r);
   return u;
 }
+// A third operand for the fused forms: a spread pattern, or one near a * b.
+__device__ unsigned short third(unsigned int i, unsigned short p, unsigned short q) {
+  unsigned h = i * 2246822519u;
+  h ^= h >> 13;
+  return (i & 1) ? (unsigned short)(h >> 8) : (unsigned short)(((p + q) ^ 0x8000) + (h >> 28) - 0x3f80);
+}
+template <typename T, typename Shim, typename Cuda>
+__global__ void lanes3(unsigned long long *differences, Shim shim, Cuda cuda) {
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned short p = (unsigned short)(i * 2654435761u >> 16), q = (unsigned short)i, r = third(i, p, q);
+  T a, b, c;
+  if constexpr (sizeof(T) == 2) {
+    a = lane_value(T(), p);
+    b = lane_value(T(), q);
+    c = lane_value(T(), r);
+  } else {
+    a = lane_value(T(), p, q);
+    b = lane_value(T(), q, p);
+    c = lane_value(T(), r, third(i ^ 1, q, p));
+  }
+  if (bits_of(shim(a, b, c)) != bits_of(cuda(a, b, c))) atomicAdd(differences, 1ull);
+}
 template <typename T, typename Shim, typename Cuda>
 __global__ void lanes(unsigned long long *differences, Shim shim, Cuda cuda) {
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -174,11 +197,15 @@ __global__ void lanes(unsigned long long *differences, Shim shim, Cuda cuda) {
   }
   if (bits_of(shim(a, b)) != bits_of(cuda(a, b))) atomicAdd(differences, 1ull);
 }
-template <typename T, typename Shim, typename Cuda> unsigned long long lane_differences(Shim shim, Cuda cuda) {
+template <typename T, int Arity, typename Shim, typename Cuda>
+unsigned long long lane_differences(Shim shim, Cuda cuda) {
   static unsigned long long *differences;
   if (!differences) cudaMallocManaged(&differences, sizeof *differences);
   *differences = 0;
-  lanes<T><<<65536, 256>>>(differences, shim, cuda);
+  if constexpr (Arity == 3)
+    lanes3<T><<<65536, 256>>>(differences, shim, cuda);
+  else
+    lanes<T><<<65536, 256>>>(differences, shim, cuda);
   cudaDeviceSynchronize();
   return *differences;
 }
@@ -275,10 +302,11 @@ def source():
         for key in keys:
             shim, param = api_shims.lane_shim_name(cuda, key), api_shims.shim_param(cuda, key)
             parts.append(amd_code(files[shim + ".yaml"]))
-            checks.append('  printf("  \\"%s(%s)\\": %%llu,\\n", lane_differences<%s>([] __device__ '
-                          '(%s a, %s b) { return %s(a, b); }, [] __device__ (%s a, %s b) '
-                          '{ return %s(a, b); }));' % (cuda, param, param, param, param, shim,
-                                                       param, param, cuda))
+            names = "abc"[:api_shims.lane_arity(cuda)]
+            params = ", ".join("%s %s" % (param, n) for n in names)
+            call = lambda f: "[] __device__ (%s) { return %s(%s); }" % (params, f, ", ".join(names))
+            checks.append('  printf("  \\"%s(%s)\\": %%llu,\\n", lane_differences<%s, %d>(%s, %s));'
+                          % (cuda, param, param, len(names), call(shim), call(cuda)))
     return "\n".join(parts) + MAIN.replace("%(checks)s", "\n".join(checks))
 
 
