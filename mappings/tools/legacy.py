@@ -16,6 +16,8 @@ parses with errors, and the lexical rules translate it where clang recovered.
 """
 import re
 
+from targets import vkey
+
 # hipSPARSE's HIP names -> CUDA's: hipsparseX -> cusparseX, HIPSPARSE_X ->
 # CUSPARSE_X; info types (csrsv2Info_t) are spelled alike.
 LIBRARIES = [
@@ -66,7 +68,7 @@ def legacy_functions(lib, text):
         m = re.search(lib["function"], s)
         if m and not s.startswith("*"):
             limits = [g for g in guards if g]
-            version = min(limits, key=lambda v: int(v.split(".")[0])) if limits else deprecated
+            version = min(limits, key=vkey) if limits else deprecated
             if version:
                 declaration = " ".join(lines[i:i + 40]).split(";")[0]
                 found[m.group(1)] = (version, declaration)
@@ -83,8 +85,6 @@ def enum_members(text, type_name):
     return re.findall(r"\b([A-Z][A-Z0-9_]+)\s*(?:=|,|$)", body)
 
 
-def newer(a, b):
-    return a if b is None or int(a.split(".")[0]) > int(b.split(".")[0]) else b
 
 
 def rules(lib, text64, text52, cuda_declared):
@@ -109,7 +109,7 @@ def rules(lib, text64, text52, cuda_declared):
         add(hip, "function", version)
         for t in re.findall(lib["type"], declaration):
             if cuda_name(lib, t) not in cuda_declared:
-                type_removal[t] = newer(version, type_removal.get(t))
+                type_removal[t] = max(version, type_removal.get(t, version), key=vkey)
     for t, version in sorted(type_removal.items()):
         add(t, "type", version)
         for member in enum_members(text64, t):
