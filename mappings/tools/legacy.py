@@ -16,7 +16,7 @@ parses with errors, and the lexical rules translate it where clang recovered.
 """
 import re
 
-from targets import vkey
+from versions import vkey
 
 # hipSPARSE's HIP names -> CUDA's: hipsparseX -> cusparseX, HIPSPARSE_X ->
 # CUSPARSE_X; info types (csrsv2Info_t) are spelled alike.

@@ -9,6 +9,7 @@ import os
 import re
 
 import api_shims
+from versions import vkey
 
 CUDA_INC = os.environ.get("CU2DCU_CUDA_PATH", "/usr/local/cuda") + "/include"
 
@@ -29,13 +30,9 @@ def _cupti_since():
         s = "%d.%d" % (v // 1000, (v % 1000) // 10)
         base = re.sub(r"_v\d+$", "", name)
         for n in (name, base):
-            if n not in out or _vkey(s) < _vkey(out[n]):
+            if n not in out or vkey(s) < vkey(out[n]):
                 out[n] = s
     return out
-
-
-def _vkey(s):
-    return tuple(int(x) for x in s.split("."))
 
 
 CUPTI_SINCE = _cupti_since()

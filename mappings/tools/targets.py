@@ -10,14 +10,11 @@ import sys
 
 import families as F
 import generate
+from versions import vkey
 
 # the reasons that said no HIP after 5.2 was checked for the name
 NO_LATER_VERSION = re.compile(r"no later HIP version|(later|no later) version (not )?recorded|"
                               r"version not recorded")
-
-
-def vkey(v):
-    return tuple(int(x) for x in str(v).split("."))
 
 
 def mapped_for(e, version):

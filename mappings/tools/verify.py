@@ -37,6 +37,7 @@ import families as F  # noqa: E402
 import targets  # noqa: E402
 import equivalents  # noqa: E402
 import schema  # noqa: E402
+from versions import vkey  # noqa: E402
 
 try:
     import yaml
@@ -49,10 +50,6 @@ ENTRY_SCHEMA = {"$ref": "#/$defs/entry"}
 # The file's keys; its entries are checked one by one (check_schema).
 FILE_SCHEMA = dict(SCHEMA.root, properties=dict(SCHEMA.root["properties"],
                                                 entries={"type": "array"}))
-
-
-def vkey(v):
-    return tuple(int(x) for x in str(v).split("."))
 
 
 def cuda_header_exists(h):
