@@ -155,8 +155,9 @@ private:
     if (!Init)
       return;
     const FunctionFlow *Flow = flowFor(Init, Ctx);
-    if (!Flow || !isNarrowInteger(V->getType(), Ctx) || V->getType()->getContainedAutoType())
-      return;
+    if (!Flow || !isNarrowInteger(V->getType(), Ctx) || V->getType()->getContainedAutoType() ||
+        analysis().typeOnlyInCudaView(V->getType(), Ctx))
+      return; // (a mask type the project's AMD branch declares itself is its own)
     if (!(analysis().taint(Init, *Flow, Ctx) & TaintBallot))
       return;
     report(V->getLocation(), Severity::Warning,

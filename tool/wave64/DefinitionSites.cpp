@@ -59,15 +59,14 @@ void tidy(std::vector<RelatedLocation> &Related) {
 /// right as written too: a note without a fix. A use in another unit that
 /// numbers whole warps keeps it a warning (a shared header judged as a whole).
 void judgeByUses(Diagnostic &Def, const std::vector<const Diagnostic *> &Uses) {
-  if (Uses.empty() || !llvm::all_of(Uses, [](const Diagnostic *U) {
-        return U->FixWithheld == ConsistentGroupsReason;
-      }))
+  if (Uses.empty() ||
+      !llvm::all_of(Uses, [](const Diagnostic *U) { return isGroupsReason(U->FixWithheld); }))
     return;
   Def.Level = Severity::Note;
   Def.Fixes.clear();
-  if (Def.FixWithheld != ConsistentGroupsReason)
-    Def.Message = consistentGroupsMessage(Def.Message);
-  Def.FixWithheld = ConsistentGroupsReason;
+  if (!isGroupsReason(Def.FixWithheld))
+    Def.Message = groupsMessage(Def.Message, Uses.front()->FixWithheld);
+  Def.FixWithheld = Uses.front()->FixWithheld;
 }
 
 } // namespace

@@ -48,8 +48,9 @@ public:
     // What the translator does with this call (decided over all template
     // instantiations and macro expansions of it).
     const WarpCallDecision *Decision = warpPlan().decisionFor(*Call);
-    if (!Decision)
-      return;
+    if (!Decision || (Decision->Mask.ValueBegin.isValid() &&
+                      analysis().onlyInCudaView(Decision->Mask.ValueBegin, Ctx)))
+      return; // a mask the project's AMD branch defines itself
     const SourceManager &SM = Ctx.getSourceManager();
     // Point at the mask as written in the call (FULL_MASK, not its #define).
     SourceLocation At = SM.getFileLoc(Call->mask()->getBeginLoc());

@@ -369,16 +369,23 @@ private:
     if (!C)
       return;
     const SourceManager &SM = Ctx.getSourceManager();
+    std::string Text = exprText(Width, SM);
+    std::string Found = "'" + W->Name + "' with width " + (Text == "32" ? Text : Text + " (32)") +
+                        " splits the 64-lane wavefront into two independent 32-lane halves";
+    // The one place that decides the group size, in groups right as written.
+    if (analysis().laneGrouping(Ctx) == LaneGrouping::WidthPinnedGroups) {
+      reportWave64(context(), useLoc(Width->getBeginLoc(), SM), id(), Severity::Note,
+                   groupsMessage(Found, WidthPinnedGroupsReason), {}, C->DefinitionLoc,
+                   Wave64Role::Assumption, WidthPinnedGroupsReason);
+      return;
+    }
     std::vector<Wave64Fix> Fixes;
     if (!C->Named && C->LiteralLoc.isValid())
       Fixes.push_back(tokenFix(SM, C->LiteralLoc, "warpSize", "shuffle across the wavefront",
                                false));
-    std::string Text = exprText(Width, SM);
     report(useLoc(Width->getBeginLoc(), SM), Severity::Warning,
-           "'" + W->Name + "' with width " + (Text == "32" ? Text : Text + " (32)") +
-               " splits the 64-lane wavefront into two independent 32-lane halves; use "
-               "warpSize unless 32-lane groups are intended",
-           std::move(Fixes), C->DefinitionLoc);
+           Found + "; use warpSize unless 32-lane groups are intended", std::move(Fixes),
+           C->DefinitionLoc);
   }
 
   /// In 32-lane groups (see WarpAnalysis::explicitLaneGroups) a shuffle of the

@@ -1101,6 +1101,32 @@ static bool codeReadsWarpSize(ASTContext &Ctx) {
   return false;
 }
 
+bool WarpAnalysis::onlyInCudaView(SourceLocation Loc, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  Loc = SM.getSpellingLoc(Loc);
+  if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+    return false;
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  auto [It, New] = DroppedBranches.try_emplace(File);
+  if (New) {
+    std::string Text = SM.getBufferData(File).str();
+    if (Text.find("#if") != std::string::npos)
+      It->second = amdPathBranches(Text, Map.warpNames());
+  }
+  return llvm::any_of(It->second, [Offset = Offset](const AmdPathBranch &B) {
+    return B.NotCompiled && Offset >= B.Begin && Offset < B.End;
+  });
+}
+
+bool WarpAnalysis::typeOnlyInCudaView(QualType T, ASTContext &Ctx) {
+  while (const auto *Typedef = T->getAs<TypedefType>()) {
+    if (onlyInCudaView(Typedef->getDecl()->getLocation(), Ctx))
+      return true;
+    T = Typedef->desugar();
+  }
+  return false;
+}
+
 LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
   if (Grouping)
     return *Grouping;
@@ -1124,7 +1150,9 @@ LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
     FixedLane |= readsFixedGroupLane(*W, Ctx);
   }
   Grouping = LaneGrouping::WarpWide;
-  if (Shuffles && !WholeWarp && (!InGroup || FixedLane))
+  if (Shuffles && !WholeWarp && !InGroup && !codeReadsWarpSize(Ctx))
+    Grouping = LaneGrouping::WidthPinnedGroups;
+  else if (Shuffles && !WholeWarp && (!InGroup || FixedLane))
     Grouping = LaneGrouping::ExplicitGroups;
   // Shuffles within a group by offsets below 32 and nothing else crossing
   // lanes: a reduction from 16 leaves each group's total in its own leader

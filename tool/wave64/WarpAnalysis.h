@@ -6,6 +6,7 @@
 #pragma once
 
 #include "mapping/ApiMap.h"
+#include "wave64/AmdPaths.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -166,6 +167,10 @@ enum class LaneGrouping {
   /// [0, 32). Lane and warp math by 32 numbers the groups the shuffles
   /// exchange in (once the widths are pinned to 32); warpSize would break it.
   ExplicitGroups,
+  /// Explicit 32-lane groups whose every shuffle already passes a constant
+  /// width of at most 32, and that never reads warpSize: each 64-lane
+  /// wavefront runs two independent groups, right as written.
+  WidthPinnedGroups,
   /// Consistent 32-lane groups: it shuffles only by lanes / offsets in
   /// [0, 32) at the default width, nothing reads the whole warp and nothing
   /// reads warpSize. Each 64-lane wavefront then runs two independent groups:
@@ -220,10 +225,18 @@ public:
                                                        clang::ASTContext &Ctx,
                                                        std::initializer_list<int64_t> Values,
                                                        bool AnyName) const;
+  /// Whether Loc lies in a preprocessor branch that a HIP compile for AMD
+  /// GPUs drops (AmdPaths.h): a declaration the port replaces with its own
+  /// AMD branch's, so what the CUDA view reads there says nothing of it.
+  bool onlyInCudaView(clang::SourceLocation Loc, clang::ASTContext &Ctx);
+  /// Whether T is spelled through a typedef that only the CUDA view declares.
+  bool typeOnlyInCudaView(clang::QualType T, clang::ASTContext &Ctx);
   /// How the translation unit groups lanes (computed once; see LaneGrouping).
   LaneGrouping laneGrouping(clang::ASTContext &Ctx);
+  /// ExplicitGroups or WidthPinnedGroups: lane math by 32 numbers the groups.
   bool explicitLaneGroups(clang::ASTContext &Ctx) {
-    return laneGrouping(Ctx) == LaneGrouping::ExplicitGroups;
+    LaneGrouping G = laneGrouping(Ctx);
+    return G == LaneGrouping::ExplicitGroups || G == LaneGrouping::WidthPinnedGroups;
   }
 
 private:
@@ -247,6 +260,7 @@ private:
 
   const ApiMap &Map;
   std::optional<LaneGrouping> Grouping;
+  llvm::DenseMap<clang::FileID, std::vector<AmdPathBranch>> DroppedBranches;
   llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::BinaryOperator *>>
       BitAddressing;
   struct WarpCalls {

@@ -17,7 +17,7 @@ bool Wave64Check::report(clang::SourceLocation Loc, Severity Level, std::string 
                          std::vector<Wave64Fix> Fixes, clang::SourceLocation DefinedAt) {
   if (aboutGroupingWidth(Id) &&
       Shared.Analysis.laneGrouping(Shared.Ast) == LaneGrouping::ConsistentGroups)
-    return reportWave64(Shared.Source, Loc, Id, Severity::Note, consistentGroupsMessage(Message),
+    return reportWave64(Shared.Source, Loc, Id, Severity::Note, groupsMessage(Message, ConsistentGroupsReason),
                         {}, DefinedAt, Wave64Role::Assumption, ConsistentGroupsReason);
   return reportWave64(Shared.Source, Loc, Id, Level, std::move(Message), std::move(Fixes),
                       DefinedAt);

@@ -181,9 +181,9 @@ void applyOrDefer(SourceContext &Context, const std::vector<Wave64Fix> &Fixes, P
 
 } // namespace
 
-std::string consistentGroupsMessage(llvm::StringRef Message) {
+std::string groupsMessage(llvm::StringRef Message, llvm::StringRef Reason) {
   size_t Cut = std::min(Message.find("; "), Message.find(": "));
-  return (Message.substr(0, Cut) + "; " + ConsistentGroupsReason).str();
+  return (Message.substr(0, Cut) + "; " + Reason).str();
 }
 
 bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::string &CheckId,

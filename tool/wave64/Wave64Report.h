@@ -81,8 +81,23 @@ inline constexpr const char *ConsistentGroupsReason =
     "grouping together (lane and group ids, strides, slots, shuffle offsets, host launch shapes); "
     "no fix is applied";
 
-/// A finding's message in consistent 32-lane groups: what it found (up to its
-/// first "; " or ": "), then ConsistentGroupsReason.
-std::string consistentGroupsMessage(llvm::StringRef Message);
+/// Why a finding in 32-lane groups whose shuffles all pass their width
+/// (LaneGrouping::WidthPinnedGroups) is a note without a fix.
+inline constexpr const char *WidthPinnedGroupsReason =
+    "correct on a 64-lane wavefront as written: every shuffle of the unit passes a width of 32 "
+    "or less and nothing reads a whole warp (no ballot, vote, activemask or warpSize), so each "
+    "wavefront runs two independent 32-lane groups, which the unit's lane and group math by 32 "
+    "numbers (that math is right, and not reported). Using whole wavefronts is a speed change "
+    "that must change every 32 of the grouping together (widths, lane and group ids, strides, "
+    "slots, host launch shapes); no fix is applied";
+
+/// Whether Reason says a finding is right as written in 32-lane groups.
+inline bool isGroupsReason(llvm::StringRef Reason) {
+  return Reason == ConsistentGroupsReason || Reason == WidthPinnedGroupsReason;
+}
+
+/// A finding's message in 32-lane groups: what it found (up to its first
+/// "; " or ": "), then Reason.
+std::string groupsMessage(llvm::StringRef Message, llvm::StringRef Reason);
 
 } // namespace cu2dcu
