@@ -126,6 +126,10 @@ private:
   /// followed once (Shapes), so the walk is linear in the function's size.
   void onShapeFrom32(const Expr *Arg, const char *Role, const FunctionDecl *Kernel,
                      ASTContext &Ctx) {
+    // A kernel with no warp call and no warpSize read in its call tree does
+    // not work per wavefront: a 32 in its shape sizes its own data (a tile).
+    if (Kernel && Kernel->hasBody() && !analysis().warpWorkAround(Kernel, Ctx))
+      return;
     const Expr *Product = nullptr;
     auto C = productWith32(Arg, Kernel, Ctx, Product);
     if (!C || !ReportedProducts.insert(Product).second)

@@ -38,11 +38,11 @@ const LaneMathShape Shapes[] = {
     {BO_Shr, TaintThread, 5, Kind::WarpId, false},   // tid >> 5
     {BO_Mul, TaintWarpId, 32, Kind::WarpBase, true}, // warp * 32
     {BO_Shl, TaintWarpId, 5, Kind::WarpBase, false}, // warp << 5
-    {BO_EQ, TaintLane, 31, Kind::LastLane, true},    // lane == 31
-    {BO_NE, TaintLane, 31, Kind::LastLane, true},    // lane != 31
-    {BO_GT, TaintLane, 31, Kind::LastLane, false},   // lane + d > 31: past the last lane
-    {BO_Add, TaintLane, 32, Kind::LaneStride, true}, // i += 32 for i from a lane
-    {BO_Sub, TaintLane, 32, Kind::LaneStride, false},
+    {BO_EQ, TaintAnyLane, 31, Kind::LastLane, true},    // lane == 31
+    {BO_NE, TaintAnyLane, 31, Kind::LastLane, true},    // lane != 31
+    {BO_GT, TaintAnyLane, 31, Kind::LastLane, false},   // lane + d > 31: past the last lane
+    {BO_Add, TaintAnyLane, 32, Kind::LaneStride, true}, // i += 32 for i from a lane
+    {BO_Sub, TaintAnyLane, 32, Kind::LaneStride, false},
 };
 
 class LaneMathCheck : public Wave64Check {
@@ -90,7 +90,7 @@ public:
     }
     if (Op == BO_Mul)
       laneStrideProduct(B, Flow, Ctx);
-    if (Op == BO_Add && B->isCompoundAssignmentOp() && !(TL & TaintLane))
+    if (Op == BO_Add && B->isCompoundAssignmentOp() && !(TL & TaintAnyLane))
       tileStride(B, Flow, Ctx);
     if (Op == BO_Div && !(TL & TaintThread))
       perLaneCount(B, Flow, Ctx);
@@ -241,7 +241,7 @@ private:
         Top = Up;
       else
         break;
-    return Top != Mul && (analysis().taint(Top, Flow, Ctx) & TaintLane);
+    return Top != Mul && (analysis().taint(Top, Flow, Ctx) & TaintAnyLane);
   }
 
   /// j * 32 added to a lane (base + lane + j * 32): the lane's j-th element in
@@ -256,7 +256,7 @@ private:
                             ? Sum->getRHS()
                             : Sum->getLHS();
     // base + j * 32 + lane: the lane may join the sum further up.
-    if (!(A.taint(Other, Flow, Ctx) & TaintLane) && !addsLane(Other, Flow, Ctx) &&
+    if (!(A.taint(Other, Flow, Ctx) & TaintAnyLane) && !addsLane(Other, Flow, Ctx) &&
         !strideJoinsLane(Mul, Flow, Ctx))
       return;
     SourceLocation OpLoc = Mul->getOperatorLoc();
@@ -271,7 +271,7 @@ private:
     if (!B || B->getOpcode() != BO_Add)
       return false;
     for (const Expr *Term : {B->getLHS(), B->getRHS()})
-      if ((analysis().taint(Term, Flow, Ctx) & TaintLane) || addsLane(Term, Flow, Ctx))
+      if ((analysis().taint(Term, Flow, Ctx) & TaintAnyLane) || addsLane(Term, Flow, Ctx))
         return true;
     return false;
   }

@@ -443,8 +443,8 @@ unsigned WarpAnalysis::binaryTaint(const BinaryOperator *B, const FunctionFlow &
   unsigned Bits = (L | R) & (TaintThread | TaintBlockDim);
   // base + lane: a lane's position in a lane-strided index (row + lane,
   // k0 + lane), which strides of 32 then step.
-  if (Op == BO_Add || (Op == BO_Sub && !(R & TaintLane)))
-    Bits |= (L | R) & TaintLane;
+  if (Op == BO_Add || (Op == BO_Sub && !(R & TaintAnyLane)))
+    Bits |= (L | R) & TaintAnyLane;
   if (Op == BO_Shl && (R & TaintThread))
     if (const auto *One = dyn_cast<IntegerLiteral>(B->getLHS()->IgnoreParenImpCasts()))
       if (Ctx.getTypeSize(One->getType()) <= 32)
@@ -462,6 +462,10 @@ unsigned WarpAnalysis::warpIndexTaint(const BinaryOperator *B, BinaryOperatorKin
   unsigned Bits = TaintNone;
   if (Op == BO_Rem && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {32}))
     Bits |= TaintLane;
+  // A lane over the whole wavefront (tid % warpSize): strides of 32 around
+  // it still assume 32 lanes.
+  if ((Op == BO_Rem || Op == BO_And) && (L & TaintThread) && referencesWarpSize(B->getRHS()))
+    Bits |= TaintWideLane;
   if (Op == BO_And && (((L & TaintThread) && warpConstant(B->getRHS(), Ctx, {31})) ||
                        ((R & TaintThread) && warpConstant(B->getLHS(), Ctx, {31}))))
     Bits |= TaintLane;

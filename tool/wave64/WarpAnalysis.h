@@ -34,6 +34,9 @@ enum TaintBits : unsigned {
   TaintActiveMask = 1u << 4, // exactly the __activemask() value
   TaintBlockDim = 1u << 5,   // blockDim
   TaintLaneBit = 1u << 6,    // a 32-bit lane bit or lane mask: 1u << lane, (1u << lane) - 1
+  TaintWideLane = 1u << 7,   // a lane over the whole wavefront: tid % warpSize
+  /// Any lane: what a stride or a last-lane test of 32 around it breaks.
+  TaintAnyLane = TaintLane | TaintWideLane,
 };
 
 /// Per-function facts, computed once per function and cached.
