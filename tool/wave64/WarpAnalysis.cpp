@@ -743,11 +743,14 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
   if (S->isValueDependent() || S->isTypeDependent()) {
     if (auto C = defaultWarpConstant(S, Ctx, Values))
       return C;
-    return instantiatedWarpConstant(S, Ctx, Values, shufflesAround(Around, Ctx));
+    return instantiatedWarpConstant(S, Ctx, Values, shufflesNear(Around, Ctx));
   }
   if (const auto *F = dyn_cast<FloatingLiteral>(S))
     return floatingWarpConstant(F, Values);
   std::optional<int64_t> V = constantOf(S, Ctx);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); !V && Ref)
+    if (const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+      V = defaultOnlyArgument(P, Ctx);
   if (!V || !isOneOf(*V, Values))
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -756,7 +759,7 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
   // A constant named otherwise (GROUP, kTeam) counts by its value where the
   // code around it exchanges lanes.
   for (bool AnyName : {false, true}) {
-    if (AnyName && !shufflesAround(Around, Ctx))
+    if (AnyName && !shufflesNear(Around, Ctx))
       break;
     if (const auto *Lit = dyn_cast<IntegerLiteral>(S)) {
       if (auto Found = literalWarpConstant(Lit, C, OperatorLoc, SM, Ctx.getLangOpts(), AnyName))
@@ -770,6 +773,62 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
     }
   }
   return std::nullopt;
+}
+
+llvm::ArrayRef<const CallExpr *> WarpAnalysis::callsTo(const FunctionDecl *F,
+                                                       ASTContext &Ctx) const {
+  if (!CallsByCallee) {
+    using namespace clang::ast_matchers;
+    CallsByCallee.emplace();
+    for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx))
+      if (const auto *Call = Node.getNodeAs<CallExpr>("call"); Call->getDirectCallee())
+        (*CallsByCallee)[Call->getDirectCallee()->getCanonicalDecl()].push_back(Call);
+  }
+  auto It = CallsByCallee->find(F->getCanonicalDecl());
+  return It == CallsByCallee->end() ? llvm::ArrayRef<const CallExpr *>() : It->second;
+}
+
+bool WarpAnalysis::shufflesNear(const FunctionDecl *F, ASTContext &Ctx) const {
+  if (shufflesAround(F, Ctx))
+    return true;
+  if (!F)
+    return false;
+  auto CallerShuffles = [&](const FunctionDecl *Callee) {
+    return llvm::any_of(callsTo(Callee, Ctx), [&](const CallExpr *Call) {
+      return shufflesAround(enclosingFunction(Call, Ctx), Ctx);
+    });
+  };
+  if (CallerShuffles(F))
+    return true;
+  // A template's pattern: its callers call its instantiations.
+  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
+    return llvm::any_of(T->specializations(), CallerShuffles);
+  return false;
+}
+
+std::optional<int64_t> WarpAnalysis::defaultOnlyArgument(const ParmVarDecl *P,
+                                                         ASTContext &Ctx) const {
+  const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
+  if (!F || !P->hasDefaultArg() || P->hasUnparsedDefaultArg() ||
+      P->hasUninstantiatedDefaultArg())
+    return std::nullopt;
+  std::optional<int64_t> Default = constantOf(P->getDefaultArg(), Ctx);
+  if (!Default)
+    return std::nullopt;
+  // A lambda's or functor's operator() takes the object as its first argument.
+  auto Position = [&](const CallExpr *Call) {
+    return P->getFunctionScopeIndex() +
+           (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(F) ? 1 : 0);
+  };
+  for (const CallExpr *Call : callsTo(F, Ctx)) {
+    unsigned I = Position(Call);
+    if (I >= Call->getNumArgs())
+      return std::nullopt;
+    const Expr *Arg = Call->getArg(I);
+    if (!isa<CXXDefaultArgExpr>(Arg) && constantOf(Arg, Ctx) != Default)
+      return std::nullopt;
+  }
+  return Default;
 }
 
 bool WarpAnalysis::spelledAsWarpWidth(const Expr *E, ASTContext &Ctx) const {

@@ -272,6 +272,18 @@ private:
   };
   WarpCalls warpCallsAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
   mutable llvm::DenseMap<const clang::FunctionDecl *, WarpCalls> CallsAround;
+  /// The value of P where every call in the unit leaves it at its default
+  /// (`int width = 32`) or passes that same value.
+  std::optional<int64_t> defaultOnlyArgument(const clang::ParmVarDecl *P,
+                                             clang::ASTContext &Ctx) const;
+  /// The unit's calls of F (all calls indexed on first use).
+  llvm::ArrayRef<const clang::CallExpr *> callsTo(const clang::FunctionDecl *F,
+                                                  clang::ASTContext &Ctx) const;
+  /// Whether F, a function it calls or a function that calls it shuffles.
+  bool shufflesNear(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
+  mutable std::optional<
+      llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<const clang::CallExpr *, 4>>>
+      CallsByCallee;
   /// The expressions of each instantiated function body by their source
   /// range: the instantiation of a pattern's expression keeps its range.
   using ExprsByRange = llvm::DenseMap<std::pair<unsigned, unsigned>, const clang::Expr *>;
