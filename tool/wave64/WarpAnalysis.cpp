@@ -302,17 +302,21 @@ const FunctionFlow &WarpAnalysis::flow(const FunctionDecl *F, ASTContext &Ctx) {
     return Empty;
   F = F->getDefinition() ? F->getDefinition() : F;
   // First, before any flow is handed out: computing them clears the cache.
-  const llvm::DenseSet<const ParmVarDecl *> *Passed = threadParameters(Ctx);
+  const ParameterTaints *Passed = threadParameters(Ctx);
   auto &Slot = Flows[F];
   if (Slot)
     return *Slot;
   Slot = std::make_unique<FunctionFlow>();
   FunctionFlow &Flow = *Slot;
-  for (const ParmVarDecl *P : F->parameters())
-    if (P->getType()->isIntegerType() &&
-        ((P->getIdentifier() && Map.warpNames().ThreadIndexParameters.count(P->getName().lower())) ||
-         (Passed && Passed->contains(P))))
+  for (const ParmVarDecl *P : F->parameters()) {
+    if (!P->getType()->isIntegerType())
+      continue;
+    if (P->getIdentifier() && Map.warpNames().ThreadIndexParameters.count(P->getName().lower()))
       Flow.Vars[P] = TaintThread;
+    if (Passed)
+      if (auto It = Passed->find(P); It != Passed->end())
+        Flow.Vars[P] |= It->second;
+  }
   FlowCollector Collector(Flow, Map.ptxIdioms());
   Collector.TraverseStmt(F->getBody());
   for (int Round = 0; Round < 8; ++Round) {
@@ -347,29 +351,74 @@ boundParameters(const CallExpr *Call, const FunctionDecl *Callee) {
   return Bound;
 }
 
-const llvm::DenseSet<const ParmVarDecl *> *WarpAnalysis::threadParameters(ASTContext &Ctx) {
+const WarpAnalysis::ParameterTaints *WarpAnalysis::threadParameters(ASTContext &Ctx) {
   if (ThreadParameters || ComputingThreadParameters)
-    return ThreadParameters ? &*ThreadParameters : nullptr;
-  ComputingThreadParameters = true; // the callers' flows below see named parameters only
+    return ThreadParameters ? &*ThreadParameters : nullptr; // (while computing: the last round's)
+  // The callers' flows below see the previous round's parameters (named
+  // ones only in the first): a second round carries a lane through a
+  // helper's return value into another helper's parameter.
+  ComputingThreadParameters = true;
   using namespace clang::ast_matchers;
   const SourceManager &SM = Ctx.getSourceManager();
-  llvm::DenseSet<const ParmVarDecl *> Passed, Other;
-  for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
-    const auto *Call = Node.getNodeAs<CallExpr>("call");
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !Callee->hasBody() || SM.isInSystemHeader(Callee->getLocation()))
-      continue;
-    const FunctionFlow &Caller = flowAt(Call, Ctx);
-    for (auto [Arg, Param] : boundParameters(Call, Callee))
-      (taint(Arg, Caller, Ctx) & TaintThread ? Passed : Other).insert(Param);
+  constexpr unsigned Carried = TaintThread | TaintAnyLane | TaintWarpId;
+  auto Calls = match(callExpr().bind("call"), Ctx);
+  for (int Round = 0; Round < 2; ++Round) {
+    ParameterTaints Common;
+    for (const BoundNodes &Node : Calls) {
+      const auto *Call = Node.getNodeAs<CallExpr>("call");
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || !Callee->hasBody() || SM.isInSystemHeader(Callee->getLocation()))
+        continue;
+      const FunctionFlow &Caller = flowAt(Call, Ctx);
+      for (auto [Arg, Param] : boundParameters(Call, Callee)) {
+        unsigned Bits = taint(Arg, Caller, Ctx) & Carried;
+        auto [It, First] = Common.try_emplace(Param, Bits);
+        if (!First)
+          It->second &= Bits;
+      }
+    }
+    ThreadParameters.emplace();
+    for (auto [P, Bits] : Common)
+      if (Bits & TaintThread)
+        ThreadParameters->try_emplace(P, Bits);
+    Flows.clear(); // computed with the previous round's parameters
+    ReturnTaints.clear();
   }
-  ThreadParameters.emplace();
-  for (const ParmVarDecl *P : Passed)
-    if (!Other.contains(P))
-      ThreadParameters->insert(P);
-  Flows.clear(); // computed without these parameters
   ComputingThreadParameters = false;
   return &*ThreadParameters;
+}
+
+/// The return statements of a function body, not of the lambdas inside it.
+static std::vector<const ReturnStmt *> returnsOf(const Stmt *Body) {
+  std::vector<const ReturnStmt *> Found;
+  std::vector<const Stmt *> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (const auto *Return = dyn_cast_or_null<ReturnStmt>(S))
+      Found.push_back(Return);
+    if (S && !isa<LambdaExpr>(S))
+      Work.insert(Work.end(), S->child_begin(), S->child_end());
+  }
+  return Found;
+}
+
+unsigned WarpAnalysis::returnTaint(const FunctionDecl *F, ASTContext &Ctx) const {
+  F = F->getDefinition();
+  if (!F || !F->hasBody() || Ctx.getSourceManager().isInSystemHeader(F->getLocation()))
+    return TaintNone;
+  auto [It, New] = ReturnTaints.try_emplace(F, TaintNone); // none while computing: no cycles
+  if (!New)
+    return It->second;
+  // flow() caches; const here as taint() is, which asks for it.
+  const FunctionFlow &Flow = const_cast<WarpAnalysis *>(this)->flow(F, Ctx);
+  unsigned Bits = TaintNone;
+  for (const ReturnStmt *Return : returnsOf(F->getBody()))
+    if (const Expr *Value = Return->getRetValue())
+      Bits |= taint(Value, Flow, Ctx);
+  Bits &= TaintThread | TaintAnyLane | TaintWarpId;
+  ReturnTaints[F] = Bits;
+  return Bits;
 }
 
 const FunctionFlow &WarpAnalysis::flowAt(const Stmt *S, ASTContext &Ctx) {
@@ -511,7 +560,8 @@ unsigned WarpAnalysis::callTaint(const CallExpr *Call, const FunctionFlow &Flow,
       Bits |= taint(Arg, Flow, Ctx) & (TaintThread | TaintBlockDim);
     return Bits;
   }
-  return TaintNone;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Callee ? returnTaint(Callee, Ctx) : TaintNone;
 }
 
 // --- constants ----------------------------------------------------------------------

@@ -290,12 +290,17 @@ private:
   mutable llvm::DenseMap<const clang::FunctionDecl *, ExprsByRange> InstantiatedExprs;
   const clang::Expr *instantiatedCounterpart(const clang::Expr *E,
                                              const clang::FunctionDecl *Instance) const;
-  /// Parameters that every call in the unit passes a thread-derived value
-  /// (a helper's `int t` called with threadIdx.x, a lambda's parameter);
-  /// null while they are being computed.
-  const llvm::DenseSet<const clang::ParmVarDecl *> *threadParameters(clang::ASTContext &Ctx);
-  std::optional<llvm::DenseSet<const clang::ParmVarDecl *>> ThreadParameters;
+  /// What every call in the unit passes each parameter: thread, lane and
+  /// warp-id bits common to all its arguments (a helper's `int t` called with
+  /// threadIdx.x, a lambda's `lane`); null while they are being computed.
+  using ParameterTaints = llvm::DenseMap<const clang::ParmVarDecl *, unsigned>;
+  const ParameterTaints *threadParameters(clang::ASTContext &Ctx);
+  std::optional<ParameterTaints> ThreadParameters;
   bool ComputingThreadParameters = false;
+  /// The lane, warp-id and thread bits of what F returns (cached; a call
+  /// of F carries them).
+  unsigned returnTaint(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, unsigned> ReturnTaints;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFlow>> Flows;
   FunctionFlow Empty;
 };
