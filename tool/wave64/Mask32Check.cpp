@@ -64,6 +64,12 @@ public:
         Call->mask()->getBeginLoc().isMacroID() &&
         !SM.isMacroArgExpansion(Call->mask()->getBeginLoc()))
       Body = SM.getSpellingLoc(Call->NameLoc);
+    // A full mask held by a named constant (kAll, kEveryLane): the constant
+    // is the line to change, its uses fold into it.
+    const MaskInfo &Mask = Decision->Mask;
+    if (Body.isInvalid() && Mask.Kind == MaskKind::Full32 && Mask.Var && !Mask.TemplateParam &&
+        Mask.Var->getType().isConstQualified())
+      Body = Mask.Var->getLocation();
     explain(*Call, *Decision, Ctx,
             [&](Severity Level, std::string Message, std::vector<Wave64Fix> Fixes) {
               report(At, Level, std::move(Message), std::move(Fixes), Body);

@@ -1,7 +1,7 @@
 // Cause 2: recognition by value, not by name or syntax.
 #include <cuda_runtime.h>
 
-static const unsigned kAll = 0xffffffffu;
+static const unsigned kAll = 0xffffffffu;                      // expect: W64-MASK32
 
 struct Cfg {
   static constexpr int kGroup = 32;                            // expect: W64-LANE-MATH
