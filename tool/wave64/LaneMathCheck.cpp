@@ -405,8 +405,10 @@ private:
       return false;
     if (K == Kind::LastLane || K == Kind::WarpBase)
       return true;
+    // Only a stride over a lane by 32 has been proven by behaviour; one over
+    // a lane by warpSize is left to the reviewer.
     if (K == Kind::LaneStride)
-      return isLoopStep(B, Ctx);
+      return isLoopStep(B, Ctx) && (analysis().taint(B->getLHS(), Flow, Ctx) & TaintLane);
     if (K == Kind::PerLane || K == Kind::HalfSplit)
       return false; // the shuffles' 16 must change with it
     const VarDecl *V = receivingVar(B, Ctx);

@@ -865,19 +865,10 @@ std::optional<int64_t> WarpAnalysis::defaultOnlyArgument(const ParmVarDecl *P,
   std::optional<int64_t> Default = constantOf(P->getDefaultArg(), Ctx);
   if (!Default)
     return std::nullopt;
-  // A lambda's or functor's operator() takes the object as its first argument.
-  auto Position = [&](const CallExpr *Call) {
-    return P->getFunctionScopeIndex() +
-           (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(F) ? 1 : 0);
-  };
-  for (const CallExpr *Call : callsTo(F, Ctx)) {
-    unsigned I = Position(Call);
-    if (I >= Call->getNumArgs())
-      return std::nullopt;
-    const Expr *Arg = Call->getArg(I);
-    if (!isa<CXXDefaultArgExpr>(Arg) && constantOf(Arg, Ctx) != Default)
-      return std::nullopt;
-  }
+  for (const CallExpr *Call : callsTo(F, Ctx))
+    for (auto [Arg, Param] : boundParameters(Call, F))
+      if (Param == P && !isa<CXXDefaultArgExpr>(Arg) && constantOf(Arg, Ctx) != Default)
+        return std::nullopt;
   return Default;
 }
 
