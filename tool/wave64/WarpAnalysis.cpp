@@ -494,6 +494,9 @@ unsigned WarpAnalysis::binaryTaint(const BinaryOperator *B, const FunctionFlow &
   // k0 + lane), which strides of 32 then step.
   if (Op == BO_Add || (Op == BO_Sub && !(R & TaintAnyLane)))
     Bits |= (L | R) & TaintAnyLane;
+  // tid - warp * 32: the lane within a 32-thread warp, spelled as a difference.
+  if (Op == BO_Sub && (L & TaintThread) && startsWarp(B->getRHS(), Flow, Ctx))
+    Bits |= TaintLane;
   if (Op == BO_Shl && (R & TaintThread))
     if (const auto *One = dyn_cast<IntegerLiteral>(B->getLHS()->IgnoreParenImpCasts()))
       if (Ctx.getTypeSize(One->getType()) <= 32)
@@ -523,6 +526,18 @@ unsigned WarpAnalysis::warpIndexTaint(const BinaryOperator *B, BinaryOperatorKin
   if (Op == BO_Shr && (L & TaintThread) && warpConstant(B->getRHS(), Ctx, {5}))
     Bits |= TaintWarpId;
   return Bits;
+}
+
+bool WarpAnalysis::startsWarp(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx) const {
+  const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!B)
+    return false;
+  auto ScalesWarp = [&](const Expr *Warp, const Expr *Scale, uint64_t By) {
+    return (taint(Warp, Flow, Ctx) & TaintWarpId) && warpConstant(Scale, Ctx, {By});
+  };
+  if (B->getOpcode() == BO_Mul)
+    return ScalesWarp(B->getLHS(), B->getRHS(), 32) || ScalesWarp(B->getRHS(), B->getLHS(), 32);
+  return B->getOpcode() == BO_Shl && ScalesWarp(B->getLHS(), B->getRHS(), 5);
 }
 
 WarpFn WarpAnalysis::roleOf(const CallExpr *Call) const {

@@ -247,6 +247,8 @@ private:
   /// warp indices computed with 32), and calls (ballots, lane functions).
   unsigned binaryTaint(const clang::BinaryOperator *B, const FunctionFlow &Flow,
                        clang::ASTContext &Ctx) const;
+  /// E is warp * 32 or warp << 5 for a warp index counted in 32-thread warps.
+  bool startsWarp(const clang::Expr *E, const FunctionFlow &Flow, clang::ASTContext &Ctx) const;
   unsigned warpIndexTaint(const clang::BinaryOperator *B, clang::BinaryOperatorKind Op,
                           unsigned L, unsigned R, clang::ASTContext &Ctx) const;
   unsigned callTaint(const clang::CallExpr *Call, const FunctionFlow &Flow,
