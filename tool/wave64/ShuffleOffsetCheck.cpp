@@ -149,7 +149,7 @@ private:
     if (!inTranslatedCode(context(), For->getForLoc()) || !checkedFunction(For, Ctx))
       return;
     const Expr *Start = nullptr;
-    const VarDecl *V = loopVariable(For, Start);
+    const VarDecl *V = loopVariable(For, Ctx, Start);
     if (!V || !Start)
       return;
     int Dir = stepDirection(For->getInc(), V, Ctx);
@@ -207,11 +207,14 @@ private:
   }
 
   /// The loop's variable, declared or assigned in its init; Start gets its
-  /// start value.
-  static const VarDecl *loopVariable(const ForStmt *For, const Expr *&Start) {
+  /// start value. Of several declared (`int d = 1, span = 32`), the one the
+  /// increment steps.
+  static const VarDecl *loopVariable(const ForStmt *For, ASTContext &Ctx, const Expr *&Start) {
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
-      if (DS->isSingleDecl())
-        if (const auto *Var = dyn_cast<VarDecl>(DS->getSingleDecl()); Var && Var->getInit()) {
+      for (const Decl *D : DS->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D);
+            Var && Var->getInit() &&
+            (DS->isSingleDecl() || stepDirection(For->getInc(), Var, Ctx) != 0)) {
           Start = Var->getInit();
           return Var;
         }

@@ -756,17 +756,18 @@ static std::optional<WarpConstant> declaredWarpConstant(const DeclRefExpr *Ref, 
 }
 
 /// The first constant of the program (not of a system header) that E reads.
-static const DeclRefExpr *programConstantIn(const Expr *E, const SourceManager &SM) {
+static const DeclRefExpr *programConstantIn(const Expr *E, const SourceManager &SM,
+                                            llvm::function_ref<bool(const VarDecl *)> ReadOnly) {
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())) {
     const ValueDecl *D = Ref->getDecl();
     const auto *Var = dyn_cast<VarDecl>(D);
-    if ((isa<EnumConstantDecl>(D) || (Var && Var->getType().isConstQualified())) &&
+    if ((isa<EnumConstantDecl>(D) || (Var && (Var->getType().isConstQualified() || ReadOnly(Var)))) &&
         D->getIdentifier() && !SM.isInSystemHeader(D->getLocation()))
       return Ref;
   }
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (const DeclRefExpr *Found = programConstantIn(CE, SM))
+      if (const DeclRefExpr *Found = programConstantIn(CE, SM, ReadOnly))
         return Found;
   return nullptr;
 }
@@ -774,10 +775,10 @@ static const DeclRefExpr *programConstantIn(const Expr *E, const SourceManager &
 /// A composite: (WARP_SIZE - 1), LANE_MASK, (32 - 1). From a macro other
 /// than the operator's, it must mention a warp name; written here, a warp
 /// name or literals only.
-static std::optional<WarpConstant> compositeWarpConstant(const Expr *S, WarpConstant C,
-                                                         SourceLocation OperatorLoc,
-                                                         const SourceManager &SM,
-                                                         const LangOptions &LO, bool AnyName) {
+static std::optional<WarpConstant>
+compositeWarpConstant(const Expr *S, WarpConstant C, SourceLocation OperatorLoc,
+                      const SourceManager &SM, const LangOptions &LO, bool AnyName,
+                      llvm::function_ref<bool(const VarDecl *)> ReadOnly) {
   if (warpNameIn(S, SM, LO, C)) {
     C.Named = true;
     return C;
@@ -786,7 +787,7 @@ static std::optional<WarpConstant> compositeWarpConstant(const Expr *S, WarpCons
     return C; // literal arithmetic, no single token to replace
   if (!AnyName)
     return std::nullopt;
-  if (const DeclRefExpr *Ref = programConstantIn(S, SM))
+  if (const DeclRefExpr *Ref = programConstantIn(S, SM, ReadOnly))
     return declaredWarpConstant(Ref, C, SM, AnyName); // kTeam / 2
   SourceLocation L = S->getBeginLoc();
   if (L.isMacroID() && !SM.isMacroArgExpansion(L)) // GROUP / 2
@@ -812,7 +813,12 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
   }
   if (const auto *F = dyn_cast<FloatingLiteral>(S))
     return floatingWarpConstant(F, Values);
-  std::optional<int64_t> V = constantOf(S, Ctx);
+  // int perWarp = WARP_SIZE: the constant is WARP_SIZE, defined where it is.
+  if (const VarDecl *Local = varOf(S); Local && readOnlyLocal(Local, Ctx) &&
+                                       !Local->getType().isConstQualified() &&
+                                       !isa<IntegerLiteral>(Local->getInit()->IgnoreParenImpCasts()))
+    return warpConstant(Local->getInit(), Ctx, Values, OperatorLoc, Around);
+  std::optional<int64_t> V = foldedValue(S, Ctx);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S); !V && Ref)
     if (const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl()))
       V = defaultOnlyArgument(P, Ctx);
@@ -832,12 +838,68 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
     } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
       if (auto Found = declaredWarpConstant(Ref, C, SM, AnyName))
         return Found;
-    } else if (auto Found =
-                   compositeWarpConstant(S, C, OperatorLoc, SM, Ctx.getLangOpts(), AnyName)) {
+    } else if (auto Found = compositeWarpConstant(
+                   S, C, OperatorLoc, SM, Ctx.getLangOpts(), AnyName,
+                   [&](const VarDecl *Var) { return readOnlyLocal(Var, Ctx); })) {
       return Found;
     }
   }
   return std::nullopt;
+}
+
+bool WarpAnalysis::readOnlyLocal(const VarDecl *V, ASTContext &Ctx) const {
+  if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
+      !V->getType()->isIntegerType() || V->getType().isVolatileQualified())
+    return false;
+  const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!F || !F->getBody())
+    return false;
+  auto [It, New] = WrittenLocals.try_emplace(F);
+  if (New) {
+    // One walk of the body: a local is written where a use does more than
+    // load its value (an assignment, an increment, a reference, an address).
+    using namespace clang::ast_matchers;
+    for (const BoundNodes &Node :
+         match(findAll(declRefExpr(to(varDecl(hasLocalStorage()))).bind("ref")), *F->getBody(),
+               Ctx)) {
+      const auto *Use = Node.getNodeAs<DeclRefExpr>("ref");
+      auto Parents = Ctx.getParents(*Use);
+      while (!Parents.empty() && Parents[0].get<ParenExpr>())
+        Parents = Ctx.getParents(*Parents[0].get<ParenExpr>());
+      const auto *Load = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
+      if (!Load || Load->getCastKind() != CK_LValueToRValue)
+        It->second.insert(cast<VarDecl>(Use->getDecl()));
+    }
+  }
+  return !It->second.contains(V);
+}
+
+std::optional<int64_t> WarpAnalysis::foldedValue(const Expr *E, ASTContext &Ctx, int Depth) const {
+  if (auto V = constantOf(E, Ctx))
+    return V;
+  if (!E || E->isValueDependent() || Depth > 3)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const VarDecl *V = varOf(E))
+    return readOnlyLocal(V, Ctx) ? foldedValue(V->getInit(), Ctx, Depth + 1) : std::nullopt;
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  std::optional<int64_t> L, R;
+  if (!B || !(L = foldedValue(B->getLHS(), Ctx, Depth + 1)) ||
+      !(R = foldedValue(B->getRHS(), Ctx, Depth + 1)))
+    return std::nullopt;
+  switch (B->getOpcode()) {
+  case BO_Add: return *L + *R;
+  case BO_Sub: return *L - *R;
+  case BO_Mul: return *L * *R;
+  case BO_Div: return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+  case BO_Rem: return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
+  case BO_Shl: return *R >= 0 && *R < 32 ? std::optional<int64_t>(*L << *R) : std::nullopt;
+  case BO_Shr: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
+  case BO_And: return *L & *R;
+  case BO_Or: return *L | *R;
+  case BO_Xor: return *L ^ *R;
+  default: return std::nullopt;
+  }
 }
 
 llvm::ArrayRef<const CallExpr *> WarpAnalysis::callsTo(const FunctionDecl *F,

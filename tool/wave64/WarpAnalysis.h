@@ -274,6 +274,13 @@ private:
   };
   WarpCalls warpCallsAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
   mutable llvm::DenseMap<const clang::FunctionDecl *, WarpCalls> CallsAround;
+  /// A local integer that keeps its initial value: every use only reads it.
+  bool readOnlyLocal(const clang::VarDecl *V, clang::ASTContext &Ctx) const;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::VarDecl *>>
+      WrittenLocals;
+  /// E's value, also through read-only locals (int width = 32; width / 2).
+  std::optional<int64_t> foldedValue(const clang::Expr *E, clang::ASTContext &Ctx,
+                                     int Depth = 0) const;
   /// The value of P where every call in the unit leaves it at its default
   /// (`int width = 32`) or passes that same value.
   std::optional<int64_t> defaultOnlyArgument(const clang::ParmVarDecl *P,
