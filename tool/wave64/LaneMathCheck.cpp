@@ -72,6 +72,8 @@ public:
     if (bankPadding(B, Ctx))
       return;
     const FunctionFlow &Flow = analysis().flow(F, Ctx);
+    if (Flow.TileSplits.contains(B))
+      return;
     WarpAnalysis &A = analysis();
     BinaryOperatorKind Op = B->getOpcode();
     if (B->isCompoundAssignmentOp())

@@ -319,6 +319,7 @@ const FunctionFlow &WarpAnalysis::flow(const FunctionDecl *F, ASTContext &Ctx) {
   }
   FlowCollector Collector(Flow, Map.ptxIdioms());
   Collector.TraverseStmt(F->getBody());
+  markTileSplits(F, Flow, Ctx);
   for (int Round = 0; Round < 8; ++Round) {
     bool Changed = false;
     for (const Def &D : Collector.Defs) {
@@ -506,7 +507,58 @@ unsigned WarpAnalysis::binaryTaint(const BinaryOperator *B, const FunctionFlow &
   if (Op == BO_And || Op == BO_Or || Op == BO_Xor || Op == BO_Shl || Op == BO_Shr ||
       Op == BO_Add || Op == BO_Sub)
     Bits |= extractsBit(B, Op, Ctx) ? TaintNone : (L | R) & TaintBallot;
+  if (Flow.TileSplits.contains(B))
+    return Bits;
   return Bits | warpIndexTaint(B, Op, L, R, Ctx);
+}
+
+/// The division or remainder behind a subscript: the subscript itself, or
+/// the initialiser of the local it reads.
+static const BinaryOperator *splitBehind(const Expr *Index, const FunctionFlow &Flow) {
+  const Expr *E = Index->IgnoreParenImpCasts();
+  if (const VarDecl *V = varOf(E); V && V->getInit() && !Flow.Assigned.contains(V))
+    E = V->getInit()->IgnoreParenImpCasts();
+  return dyn_cast<BinaryOperator>(E);
+}
+
+/// x / 32 or x >> 5 (a row of 32), x % 32 or x & 31 (a column).
+static bool splitsRowsOf32(const BinaryOperator *B, bool Row, ASTContext &Ctx) {
+  auto C = constantOf(B->getRHS(), Ctx);
+  BinaryOperatorKind Op = B->getOpcode();
+  return C && (Row ? (Op == BO_Div && *C == 32) || (Op == BO_Shr && *C == 5)
+                   : (Op == BO_Rem && *C == 32) || (Op == BO_And && *C == 31));
+}
+
+void WarpAnalysis::markTileSplits(const FunctionDecl *F, FunctionFlow &Flow,
+                                  ASTContext &Ctx) const {
+  if (warpWorkAround(F, Ctx))
+    return; // lanes exchange values here: t % 32 may well be a lane
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const ArraySubscriptExpr *Outer : Flow.Subscripts) {
+    const BinaryOperator *Row = nullptr, *Col = nullptr;
+    if (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Outer->getBase()->IgnoreParenImpCasts())) {
+      Row = splitBehind(Inner->getIdx(), Flow); // a[r][c]
+      Col = splitBehind(Outer->getIdx(), Flow);
+    } else if (const auto *Sum = dyn_cast<BinaryOperator>(Outer->getIdx()->IgnoreParenImpCasts());
+               Sum && Sum->getOpcode() == BO_Add) {
+      // a[r * 33 + c]: padded rows of 32 (a pitch of exactly 32 may be a
+      // warp-major layout: out[warp * 32 + lane]).
+      const auto *Scaled = dyn_cast<BinaryOperator>(Sum->getLHS()->IgnoreParenImpCasts());
+      auto Pitch = Scaled && Scaled->getOpcode() == BO_Mul ? constantOf(Scaled->getRHS(), Ctx)
+                                                            : std::nullopt;
+      if (Pitch && *Pitch > 32) {
+        Row = splitBehind(Scaled->getLHS(), Flow);
+        Col = splitBehind(Sum->getRHS(), Flow);
+      }
+    }
+    if (!Row || !Col || !splitsRowsOf32(Row, true, Ctx) || !splitsRowsOf32(Col, false, Ctx))
+      continue;
+    std::string X = spelledText(Row->getLHS()->IgnoreParenImpCasts()->getSourceRange(), SM);
+    if (X.empty() || X != spelledText(Col->getLHS()->IgnoreParenImpCasts()->getSourceRange(), SM))
+      continue;
+    Flow.TileSplits.insert(Row);
+    Flow.TileSplits.insert(Col);
+  }
 }
 
 unsigned WarpAnalysis::warpIndexTaint(const BinaryOperator *B, BinaryOperatorKind Op, unsigned L,

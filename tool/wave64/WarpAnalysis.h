@@ -48,6 +48,10 @@ struct FunctionFlow {
   std::vector<const clang::DeclRefExpr *> Refs;
   /// Every array subscript in the body.
   std::vector<const clang::ArraySubscriptExpr *> Subscripts;
+  /// In a function without warp work, the row and column of a 2-D array
+  /// taken from one thread index (`As[t / 32][t % 32]`, `m[r * 33 + c]`
+  /// with r = t >> 5, c = t & 31): data, not lanes.
+  llvm::DenseSet<const clang::BinaryOperator *> TileSplits;
 
   unsigned of(const clang::VarDecl *V) const {
     auto It = Vars.find(V);
@@ -274,6 +278,9 @@ private:
   };
   WarpCalls warpCallsAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
   mutable llvm::DenseMap<const clang::FunctionDecl *, WarpCalls> CallsAround;
+  /// Fills Flow.TileSplits for F (after Flow's walk, before its taints).
+  void markTileSplits(const clang::FunctionDecl *F, FunctionFlow &Flow,
+                      clang::ASTContext &Ctx) const;
   /// A local integer that keeps its initial value: every use only reads it.
   bool readOnlyLocal(const clang::VarDecl *V, clang::ASTContext &Ctx) const;
   mutable llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::VarDecl *>>
