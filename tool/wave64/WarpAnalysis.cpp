@@ -899,31 +899,66 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
   return std::nullopt;
 }
 
+/// How often Name occurs in Text as a whole identifier.
+static unsigned identifierCount(llvm::StringRef Text, llvm::StringRef Name) {
+  unsigned Count = 0;
+  auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+  for (size_t At = Text.find(Name); At != llvm::StringRef::npos; At = Text.find(Name, At + 1))
+    if ((At == 0 || !IsIdent(Text[At - 1])) &&
+        (At + Name.size() == Text.size() || !IsIdent(Text[At + Name.size()])))
+      ++Count;
+  return Count;
+}
+
+const WarpAnalysis::LocalUses &WarpAnalysis::localUses(const FunctionDecl *F,
+                                                       ASTContext &Ctx) const {
+  auto [It, New] = LocalUsesOf.try_emplace(F);
+  if (!New)
+    return It->second;
+  LocalUses &Uses = It->second;
+  // One walk of the body: a local is written where a use does more than
+  // load its value (an assignment, an increment, a reference, an address).
+  using namespace clang::ast_matchers;
+  for (const BoundNodes &Node :
+       match(findAll(declRefExpr(to(varDecl(hasLocalStorage()))).bind("ref")), *F->getBody(), Ctx)) {
+    const auto *Use = Node.getNodeAs<DeclRefExpr>("ref");
+    const auto *V = cast<VarDecl>(Use->getDecl());
+    ++Uses.Refs[V];
+    auto Parents = Ctx.getParents(*Use);
+    while (!Parents.empty() && Parents[0].get<ParenExpr>())
+      Parents = Ctx.getParents(*Parents[0].get<ParenExpr>());
+    const auto *Load = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
+    if (!Load || Load->getCastKind() != CK_LValueToRValue)
+      Uses.Written.insert(V);
+  }
+  // Code the parse skipped (#ifdef __HIP_PLATFORM_AMD__ wave = 64; #endif)
+  // may write a local too: the body's text is compared with the AST's uses.
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = SM.getExpansionRange(F->getBody()->getSourceRange());
+  auto [File, Begin] = SM.getDecomposedLoc(Range.getBegin());
+  auto [EndFile, End] = SM.getDecomposedLoc(Range.getEnd());
+  llvm::StringRef Buffer = SM.getBufferData(File);
+  if (File == EndFile && Begin <= End && End <= Buffer.size()) {
+    llvm::StringRef Text = Buffer.slice(Begin, End + 1);
+    if (Text.contains("#if") || Text.contains("#el"))
+      Uses.ConditionalText = Text;
+  }
+  return Uses;
+}
+
 bool WarpAnalysis::readOnlyLocal(const VarDecl *V, ASTContext &Ctx) const {
   if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
-      !V->getType()->isIntegerType() || V->getType().isVolatileQualified())
+      !V->getType()->isIntegerType() || V->getType().isVolatileQualified() || !V->getIdentifier())
     return false;
   const auto *F = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
   if (!F || !F->getBody())
     return false;
-  auto [It, New] = WrittenLocals.try_emplace(F);
-  if (New) {
-    // One walk of the body: a local is written where a use does more than
-    // load its value (an assignment, an increment, a reference, an address).
-    using namespace clang::ast_matchers;
-    for (const BoundNodes &Node :
-         match(findAll(declRefExpr(to(varDecl(hasLocalStorage()))).bind("ref")), *F->getBody(),
-               Ctx)) {
-      const auto *Use = Node.getNodeAs<DeclRefExpr>("ref");
-      auto Parents = Ctx.getParents(*Use);
-      while (!Parents.empty() && Parents[0].get<ParenExpr>())
-        Parents = Ctx.getParents(*Parents[0].get<ParenExpr>());
-      const auto *Load = Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
-      if (!Load || Load->getCastKind() != CK_LValueToRValue)
-        It->second.insert(cast<VarDecl>(Use->getDecl()));
-    }
-  }
-  return !It->second.contains(V);
+  const LocalUses &Uses = localUses(F, Ctx);
+  if (Uses.Written.contains(V))
+    return false;
+  // The declaration and the parsed uses; any other mention is in skipped code.
+  return Uses.ConditionalText.empty() ||
+         identifierCount(Uses.ConditionalText, V->getName()) <= Uses.Refs.lookup(V) + 1;
 }
 
 std::optional<int64_t> WarpAnalysis::foldedValue(const Expr *E, ASTContext &Ctx, int Depth) const {

@@ -283,8 +283,14 @@ private:
                       clang::ASTContext &Ctx) const;
   /// A local integer that keeps its initial value: every use only reads it.
   bool readOnlyLocal(const clang::VarDecl *V, clang::ASTContext &Ctx) const;
-  mutable llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::VarDecl *>>
-      WrittenLocals;
+  struct LocalUses {
+    llvm::DenseSet<const clang::VarDecl *> Written;
+    llvm::DenseMap<const clang::VarDecl *, unsigned> Refs;
+    /// The body's text, where it holds preprocessor conditionals.
+    llvm::StringRef ConditionalText;
+  };
+  const LocalUses &localUses(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, LocalUses> LocalUsesOf;
   /// E's value, also through read-only locals (int width = 32; width / 2).
   std::optional<int64_t> foldedValue(const clang::Expr *E, clang::ASTContext &Ctx,
                                      int Depth = 0) const;

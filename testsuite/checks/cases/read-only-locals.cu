@@ -2,8 +2,9 @@
 // 32 read as width / 2 or lanes >> 1, and a second variable of the loop's
 // init (for (int d = 1, span = 32; d < span; ...)). Quiet where the local
 // changes before the loop (its value there is unknown), where it is passed
-// by reference, and where a local copy of a named constant is folded into
-// that constant's own finding.
+// by reference or assigned in code the CUDA parse skips (a branch for AMD),
+// and where a local copy of a named constant is folded into that constant's
+// own finding.
 #include <cuda_runtime.h>
 
 __device__ void adjust(int &w) { w = w * 2; }
@@ -54,6 +55,20 @@ __global__ void copyOfNamed(const float *in, float *out) {
   int perWarp = WARP;
   for (int o = perWarp / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
   out[threadIdx.x] = v;
+}
+
+__global__ void reduceRows(const float *in, float *out) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
+  if (threadIdx.x % warpSize == 0) out[(blockIdx.x * blockDim.x + threadIdx.x) / warpSize] = v;
+}
+
+void launchRows(const float *in, float *out, int n) {
+  int wave = 32;
+#ifdef __HIP_PLATFORM_AMD__
+  wave = 64;
+#endif
+  reduceRows<<<n / (8 * wave), 8 * wave>>>(in, out);
 }
 
 int main() { return 0; }
