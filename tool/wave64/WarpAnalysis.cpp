@@ -681,6 +681,24 @@ static bool allLiteralsSpelledHere(const Stmt *S, const SourceManager &SM) {
   return true;
 }
 
+/// L Op R for the integer operators constants are built with; nothing for
+/// another operator, a division by zero or a shift out of range.
+static std::optional<int64_t> applyBinary(BinaryOperatorKind Op, int64_t L, int64_t R) {
+  switch (Op) {
+  case BO_Add: return L + R;
+  case BO_Sub: return L - R;
+  case BO_Mul: return L * R;
+  case BO_Div: return R ? std::optional<int64_t>(L / R) : std::nullopt;
+  case BO_Rem: return R ? std::optional<int64_t>(L % R) : std::nullopt;
+  case BO_Shl: return R >= 0 && R < 63 ? std::optional<int64_t>(L << R) : std::nullopt;
+  case BO_Shr: return R >= 0 && R < 63 ? std::optional<int64_t>(L >> R) : std::nullopt;
+  case BO_And: return L & R;
+  case BO_Or: return L | R;
+  case BO_Xor: return L ^ R;
+  default: return std::nullopt;
+  }
+}
+
 /// Value of a template-dependent integer expression with every non-type
 /// template parameter replaced by its default argument; WarpName receives the
 /// first warp-named parameter or constant met on the way.
@@ -714,18 +732,7 @@ static std::optional<int64_t> evalWithDefaults(const Expr *E, ASTContext &Ctx,
     auto R = evalWithDefaults(B->getRHS(), Ctx, WarpName, Depth + 1);
     if (!L || !R)
       return std::nullopt;
-    switch (B->getOpcode()) {
-    case BO_Add: return *L + *R;
-    case BO_Sub: return *L - *R;
-    case BO_Mul: return *L * *R;
-    case BO_Div: return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
-    case BO_Rem: return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
-    case BO_Shr: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
-    case BO_Shl: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L << *R) : std::nullopt;
-    case BO_And: return *L & *R;
-    case BO_Or: return *L | *R;
-    default: return std::nullopt;
-    }
+    return applyBinary(B->getOpcode(), *L, *R);
   }
   return std::nullopt;
 }
@@ -974,19 +981,7 @@ std::optional<int64_t> WarpAnalysis::foldedValue(const Expr *E, ASTContext &Ctx,
   if (!B || !(L = foldedValue(B->getLHS(), Ctx, Depth + 1)) ||
       !(R = foldedValue(B->getRHS(), Ctx, Depth + 1)))
     return std::nullopt;
-  switch (B->getOpcode()) {
-  case BO_Add: return *L + *R;
-  case BO_Sub: return *L - *R;
-  case BO_Mul: return *L * *R;
-  case BO_Div: return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
-  case BO_Rem: return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
-  case BO_Shl: return *R >= 0 && *R < 32 ? std::optional<int64_t>(*L << *R) : std::nullopt;
-  case BO_Shr: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
-  case BO_And: return *L & *R;
-  case BO_Or: return *L | *R;
-  case BO_Xor: return *L ^ *R;
-  default: return std::nullopt;
-  }
+  return applyBinary(B->getOpcode(), *L, *R);
 }
 
 llvm::ArrayRef<const CallExpr *> WarpAnalysis::callsTo(const FunctionDecl *F,
