@@ -11,9 +11,11 @@ compares each printed result line with the original's:
               wrong, and where it applies the program is right at 64 lanes);
   * plain     the translation without fixes: the lines it gets wrong are the
               wave64 hazards (at least one must differ, or the fixes prove nothing);
-  * partial   the fixed translation with one lane stride put back to 32 (the
-              partial fix --fix-wave64 made before lane strides were findings):
-              it must differ, or this harness could not see a wrong fix.
+  * partial   the fixed translation with its lane strides put back to 32 (the
+              partial fixes --fix-wave64 made before lane strides, and strides
+              over a lane spelled tid - (warp << 5), were findings): each of
+              their kernels must differ, or this harness could not see a
+              wrong fix.
 
   fix_behaviour.py --tool cu2dcu [--build-only | --run-only] [--work DIR] [--out FILE]
 
@@ -32,8 +34,10 @@ sys.path.insert(0, os.path.dirname(HERE))
 import emulation_suite  # noqa: E402  (header generation and runs)
 
 SOURCE = os.path.join(HERE, "fix_kernels.cu")
-# The lane stride of rowSums, as --fix-wave64 writes it and as a partial fix left it.
-STRIDE_FIXED, STRIDE_PARTIAL = "c += warpSize", "c += 32"
+# The lane strides, as --fix-wave64 writes them and as a partial fix left them,
+# with the kernel each is in.
+STRIDES = (("c += warpSize", "c += 32", "rowSums"),
+           ("x += warpSize", "x += 32", "rowSumsByDifference"))
 VARIANTS = ("original", "plain", "fixed", "partial")
 
 
@@ -64,11 +68,14 @@ def sources(args):
     """The four programs' sources in --work."""
     plain = translate(args, [], os.path.join(args.work, "plain.cu"))
     fixed = translate(args, ["--fix-wave64"], os.path.join(args.work, "fixed.cu"))
-    if fixed.count(STRIDE_FIXED) != 1:
-        sys.exit(f"fix_behaviour: the fixed translation has {fixed.count(STRIDE_FIXED)} "
-                 f"'{STRIDE_FIXED}', expected one")
+    partial = fixed
+    for stride_fixed, stride_partial, _ in STRIDES:
+        if fixed.count(stride_fixed) != 1:
+            sys.exit(f"fix_behaviour: the fixed translation has {fixed.count(stride_fixed)} "
+                     f"'{stride_fixed}', expected one")
+        partial = partial.replace(stride_fixed, stride_partial)
     with open(os.path.join(args.work, "partial.cu"), "w") as f:
-        f.write(fixed.replace(STRIDE_FIXED, STRIDE_PARTIAL))
+        f.write(partial)
     shutil.copy(SOURCE, os.path.join(args.work, "original.cu"))
     return plain != fixed
 
@@ -118,8 +125,9 @@ def judge(args):
         "original ran": exits["original"] == 0 and bool(original),
         "fixed prints the original's every line": exits["fixed"] == 0 and not differs["fixed"],
         "plain differs somewhere (a hazard to fix)": bool(differs["plain"]),
-        "partial fix differs in rowSums": "rowSums" in differs["partial"],
     }
+    for _, _, kernel in STRIDES:
+        checks["partial fix differs in " + kernel] = kernel in differs["partial"]
     return all(checks.values()), {"printed": printed, "exit": exits, "differs": differs,
                                   "checks": checks}
 

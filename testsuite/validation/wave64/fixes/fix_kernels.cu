@@ -26,6 +26,24 @@ __global__ void rowSums(const int *in, int *out, int rows, int cols) {
   }
 }
 
+// rowSums with the lane spelled as a difference (tid - (warp << 5)) and the
+// row strided by x: the stride over that lane is a finding too, so the fix
+// widens the lane and its stride together.
+__global__ void rowSumsByDifference(const int *in, int *out, int rows, int cols) {
+  int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  int lane = blockIdx.x * blockDim.x + threadIdx.x - (warp << 5);
+  int warps = gridDim.x * blockDim.x / 32;
+  for (int row = warp; row < rows; row += warps) {
+    int sum = 0;
+    for (int x = lane; x < cols; x += 32)
+      sum += in[row * cols + x];
+    for (int offset = 16; offset > 0; offset /= 2)
+      sum += __shfl_down_sync(FULL_MASK, sum, offset);
+    if (lane == 0)
+      out[row] = sum;
+  }
+}
+
 // Aggregated atomics (HeCBench atomicAggregate's AMD branch): the lanes of a
 // warp that share a key elect a leader, which adds their count. The ballot is
 // kept in 32 bits and copied into another container: lanes 32-63 are lost.
@@ -60,6 +78,14 @@ int main() {
   for (int r = 0; r < rows; r++)
     check += (long long)(r + 1) * host[r];
   printf("rowSums %lld\n", check);
+
+  cudaMemset(out, 0, n * sizeof(int));
+  rowSumsByDifference<<<blocks, threads>>>(in, out, rows, cols);
+  cudaMemcpy(host, out, rows * sizeof(int), cudaMemcpyDeviceToHost);
+  check = 0;
+  for (int r = 0; r < rows; r++)
+    check += (long long)(r + 1) * host[r];
+  printf("rowSumsByDifference %lld\n", check);
 
   cudaMemset(out, 0, 8 * sizeof(int));
   aggregatedCount<<<blocks, threads>>>(in, out);
