@@ -153,12 +153,48 @@ private:
     if (!V || !Start)
       return;
     int Dir = stepDirection(For->getInc(), V, Ctx);
-    if (Dir == 0 || !offsetOfShuffles(For->getBody(), V, Ctx))
+    if (Dir == 0)
+      return onLaneByLane(For, V, Ctx);
+    if (!offsetOfShuffles(For->getBody(), V, Ctx))
       return;
     if (Dir < 0)
       onReduction(For, For->getForLoc(), Start, Ctx);
     else
       onScan(For->getCond(), V, Ctx);
+  }
+
+  /// for (k = 0; k < 32; ++k) v = __shfl_sync(m, x, k): a broadcast from
+  /// every lane of a 32-lane warp in turn; lanes 32-63 are never read.
+  void onLaneByLane(const ForStmt *For, const VarDecl *V, ASTContext &Ctx) {
+    const auto *Inc = dyn_cast_or_null<UnaryOperator>(For->getInc());
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!Inc || !Inc->isIncrementOp() || varOf(Inc->getSubExpr()) != V || !Cond ||
+        Cond->getOpcode() != BO_LT || varOf(Cond->getLHS()) != V)
+      return;
+    std::vector<WarpCall> Shuffles;
+    shufflesIn(For->getBody(), context().map(), Shuffles);
+    bool Broadcasts = llvm::any_of(Shuffles, [&](const WarpCall &W) {
+      int Lane = W.offsetArg(), Width = W.widthArg();
+      return (W.Fn == WarpFn::ShflSync || W.Fn == WarpFn::Shfl) && Lane >= 0 &&
+             Lane < int(W.Args.size()) && varOf(W.Args[Lane]) == V &&
+             (Width < 0 || Width >= int(W.Args.size()));
+    });
+    auto C = Broadcasts ? analysis().warpConstant(Cond->getRHS(), Ctx, {32}, Cond->getOperatorLoc())
+                        : std::nullopt;
+    if (!C)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::string Message = "shuffle loop '" + exprText(Cond, SM) +
+                          "' reads lanes 0-31 in turn: a 64-lane wavefront's lanes 32-63 are "
+                          "never read; loop while the lane is < warpSize";
+    std::vector<Wave64Fix> Fixes;
+    if (C->Named)
+      Message += " ('" + C->Name + "' is sized for 32-lane warps)";
+    else if (C->LiteralLoc.isValid()) // 64 lanes then pair up: not proven, not applied
+      Fixes.push_back(tokenFix(SM, C->LiteralLoc, "warpSize", "use warpSize", false));
+    report(useLoc(Cond->getRHS()->getBeginLoc(), SM), Severity::Warning, Message,
+           std::move(Fixes), C->DefinitionLoc);
   }
 
   /// `int off = 16; while (off > 0) { ... shfl(v, off) ...; off /= 2; }`:
