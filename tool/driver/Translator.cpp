@@ -636,7 +636,8 @@ void Pipeline::translateLexically(FileReport &R, ParseFailure Failure, std::stri
 
 /// The AST checks report a warp size or mask at its uses; the line to change
 /// is its definition (#define WARP_SIZE 32): reported too, unless a check
-/// already reports that line.
+/// already reports that line. So is what the token scan finds in code the
+/// host-pass parse skipped (#ifdef __CUDA_ARCH__).
 void Pipeline::addWave64Definitions() {
   std::set<std::tuple<std::string, unsigned, std::string>> Reported;
   for (const Diagnostic &D : Diagnostics)
@@ -646,6 +647,7 @@ void Pipeline::addWave64Definitions() {
       continue;
     FileFindings Found;
     scanWave64Lexically(R.Original, R.Input.Display, Map, Found, Wave64Scan::Definitions);
+    scanWave64Lexically(R.Original, R.Input.Display, Map, Found, Wave64Scan::DevicePass);
     for (Diagnostic &D : Found.Diagnostics)
       if (!Reported.count({D.File, D.Line, D.CheckId}))
         Diagnostics.push_back(std::move(D));

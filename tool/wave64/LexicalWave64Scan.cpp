@@ -50,6 +50,7 @@ public:
        Wave64Scan What)
       : Text(Text), Path(Path), Map(Map), Out(Out), T(lexRaw(Text, 0, Text.size())),
         DefinitionsOnly(What == Wave64Scan::Definitions),
+        Caveat(What == Wave64Scan::DevicePass ? UnseenCodeNote : LowConfidenceNote),
         WarpSizeName(Map.warpNames().WarpSizeNames), MaskName(Map.warpNames().LaneMaskNames),
         ThreadIndexName(Map.warpNames().ThreadIndexNames) {}
 
@@ -86,10 +87,12 @@ private:
     return V;
   }
   void report(size_t I, const char *Id, Severity Level, const std::string &Message,
-              const char *LowConfidence = LowConfidenceNote) {
+              const char *LowConfidence = nullptr) {
     if (isSuppressed(Text, T[I].Offset, Id))
       return;
-    bool Low = !DefinitionsOnly || LowConfidence != LowConfidenceNote;
+    bool Low = !DefinitionsOnly || LowConfidence;
+    if (!LowConfidence)
+      LowConfidence = Caveat;
     addFinding(Out, Text, Path, T[I].Offset, Id, Level, Low ? Message + LowConfidence : Message);
     Out.Diagnostics.back().LowConfidence = Low;
   }
@@ -258,48 +261,64 @@ private:
   FileFindings &Out;
   std::vector<RawToken> T;
   const bool DefinitionsOnly;
+  const char *const Caveat; // why a finding is of lower confidence
   const NamePattern WarpSizeName, MaskName, ThreadIndexName;
   std::optional<std::vector<ByteRange>> NvidiaOnly;
 };
 
 } // namespace
 
-std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text, const InlinePtxRules &Rules) {
+namespace {
+
+/// A preprocessor condition as the branch scan sees it.
+struct BranchCondition {
+  std::string Directive;          // if, ifdef, ifndef, elif, else
+  std::vector<std::string> Names; // identifiers other than 'defined'
+  bool Plain = true;              // nothing but names, 'defined' and parentheses
+  bool Negated = false;           // a '!' in it
+};
+
+/// The byte ranges of the branches Select picks, given each branch's
+/// condition and the condition of its chain's #if (for an #else). One pass
+/// over the raw tokens.
+std::vector<ByteRange>
+selectedBranches(const std::string &Text,
+                 llvm::function_ref<bool(const BranchCondition &, const BranchCondition &)> Select) {
   std::vector<RawToken> T = lexRaw(Text, 0, Text.size());
   struct Open {
-    bool Nvidia;
+    BranchCondition Opening;
+    bool Selected;
     unsigned Begin;
   };
   std::vector<Open> Stack;
   std::vector<ByteRange> Ranges;
   auto Close = [&](unsigned At) {
-    if (!Stack.empty() && Stack.back().Nvidia)
+    if (!Stack.empty() && Stack.back().Selected)
       Ranges.push_back({Stack.back().Begin, At});
   };
   for (size_t I = 0; I + 1 < T.size(); ++I) {
     if (T[I].Kind != tok::hash || !T[I].StartsLine)
       continue;
-    std::string Directive = cleanSpelling(Text, T[I + 1]);
-    // The condition's identifiers other than 'defined', up to the line's end.
-    std::vector<std::string> Names;
-    bool Plain = true;
+    BranchCondition Cond;
+    Cond.Directive = cleanSpelling(Text, T[I + 1]);
     size_t End = I + 2;
     for (; End < T.size() && !T[End].StartsLine; ++End) {
       std::string S = cleanSpelling(Text, T[End]);
       if (T[End].Kind == tok::raw_identifier && S != "defined")
-        Names.push_back(S);
+        Cond.Names.push_back(S);
       else if (T[End].Kind != tok::l_paren && T[End].Kind != tok::r_paren && S != "defined")
-        Plain = false;
+        Cond.Plain = false;
+      Cond.Negated |= T[End].Kind == tok::exclaim;
     }
-    bool Nvidia = Plain && Names.size() == 1 && Directive != "ifndef" &&
-                  llvm::is_contained(Rules.NvidiaOnlyMacros, Names[0]);
     unsigned LineEnd = End < T.size() ? T[End].Offset : Text.size();
-    if (Directive == "if" || Directive == "ifdef" || Directive == "ifndef") {
-      Stack.push_back({Nvidia, LineEnd});
-    } else if ((Directive == "elif" || Directive == "else") && !Stack.empty()) {
+    const std::string &D = Cond.Directive;
+    if (D == "if" || D == "ifdef" || D == "ifndef") {
+      Stack.push_back({Cond, Select(Cond, Cond), LineEnd});
+    } else if ((D == "elif" || D == "else") && !Stack.empty()) {
       Close(T[I].Offset);
-      Stack.back() = {Directive == "elif" && Nvidia, LineEnd};
-    } else if (Directive == "endif" && !Stack.empty()) {
+      Stack.back().Selected = Select(Cond, Stack.back().Opening);
+      Stack.back().Begin = LineEnd;
+    } else if (D == "endif" && !Stack.empty()) {
       Close(T[I].Offset);
       Stack.pop_back();
     }
@@ -307,9 +326,47 @@ std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text, const InlineP
   return Ranges;
 }
 
+/// Device-pass code: #ifdef __CUDA_ARCH__, #if __CUDA_ARCH__ >= 700, and
+/// the #else of #ifndef __CUDA_ARCH__. The AST, parsed as the host pass
+/// sees the file, never holds it.
+std::vector<ByteRange> devicePassBranches(const std::string &Text) {
+  auto IsArch = [](const BranchCondition &C) {
+    return llvm::is_contained(C.Names, "__CUDA_ARCH__");
+  };
+  return selectedBranches(Text, [&](const BranchCondition &C, const BranchCondition &Opening) {
+    if (C.Directive == "else")
+      return IsArch(Opening) && Opening.Names.size() == 1 &&
+             (Opening.Directive == "ifndef" || (Opening.Directive == "if" && Opening.Negated));
+    return C.Directive != "ifndef" && IsArch(C) && !C.Negated;
+  });
+}
+
+} // namespace
+
+std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text, const InlinePtxRules &Rules) {
+  return selectedBranches(Text, [&](const BranchCondition &C, const BranchCondition &) {
+    return C.Directive != "else" && C.Directive != "ifndef" && C.Plain && C.Names.size() == 1 &&
+           llvm::is_contained(Rules.NvidiaOnlyMacros, C.Names[0]);
+  });
+}
+
 void scanWave64Lexically(const std::string &Text, const std::string &Path, const ApiMap &Map,
                          FileFindings &Out, Wave64Scan What) {
-  Scan(Text, Path, Map, Out, What).run();
+  if (What != Wave64Scan::DevicePass)
+    return Scan(Text, Path, Map, Out, What).run();
+  if (Text.find("__CUDA_ARCH__") == std::string::npos)
+    return;
+  std::vector<ByteRange> Branches = devicePassBranches(Text);
+  if (Branches.empty())
+    return;
+  // Everything outside those branches becomes blanks: lines and columns stay.
+  std::string Masked(Text.size(), ' ');
+  for (size_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\n')
+      Masked[I] = '\n';
+  for (const ByteRange &B : Branches)
+    Masked.replace(B.Begin, B.End - B.Begin, Text, B.Begin, B.End - B.Begin);
+  Scan(Masked, Path, Map, Out, What).run();
 }
 
 } // namespace cu2dcu

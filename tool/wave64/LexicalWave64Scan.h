@@ -20,6 +20,9 @@ enum class Wave64Scan {
   /// masks (#define WARP_SIZE 32, FULL_MASK = 0xffffffff), which they report
   /// at the uses; the definition is the line to change.
   Definitions,
+  /// A file the AST checks covered: everything in its device-pass branches
+  /// (#ifdef __CUDA_ARCH__), code the host-pass parse skipped; low confidence.
+  DevicePass,
 };
 
 /// The branches of #if / #ifdef / #elif whose condition is a single macro

@@ -11,6 +11,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <set>
+
 namespace cu2dcu {
 
 using namespace clang;
@@ -534,31 +536,39 @@ void WarpAnalysis::markTileSplits(const FunctionDecl *F, FunctionFlow &Flow,
   if (warpWorkAround(F, Ctx))
     return; // lanes exchange values here: t % 32 may well be a lane
   const SourceManager &SM = Ctx.getSourceManager();
+  auto TextOf = [&](const BinaryOperator *B) {
+    return spelledText(B->getLHS()->IgnoreParenCasts()->getSourceRange(), SM);
+  };
+  // Columns: t % 32 indexing the rows of a 2-D array (As[rr][c]) or padded
+  // rows (m[r * 33 + c]).
+  std::set<std::string> Indices;
   for (const ArraySubscriptExpr *Outer : Flow.Subscripts) {
-    const BinaryOperator *Row = nullptr, *Col = nullptr;
-    if (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Outer->getBase()->IgnoreParenImpCasts())) {
-      Row = splitBehind(Inner->getIdx(), Flow); // a[r][c]
+    const BinaryOperator *Col = nullptr;
+    if (isa<ArraySubscriptExpr>(Outer->getBase()->IgnoreParenImpCasts())) {
       Col = splitBehind(Outer->getIdx(), Flow);
     } else if (const auto *Sum = dyn_cast<BinaryOperator>(Outer->getIdx()->IgnoreParenImpCasts());
                Sum && Sum->getOpcode() == BO_Add) {
-      // a[r * 33 + c]: padded rows of 32 (a pitch of exactly 32 may be a
-      // warp-major layout: out[warp * 32 + lane]).
+      // a pitch of exactly 32 may be a warp-major layout: out[warp * 32 + lane]
       const auto *Scaled = dyn_cast<BinaryOperator>(Sum->getLHS()->IgnoreParenImpCasts());
       auto Pitch = Scaled && Scaled->getOpcode() == BO_Mul ? constantOf(Scaled->getRHS(), Ctx)
                                                             : std::nullopt;
-      if (Pitch && *Pitch > 32) {
-        Row = splitBehind(Scaled->getLHS(), Flow);
+      if (Pitch && *Pitch > 32)
         Col = splitBehind(Sum->getRHS(), Flow);
-      }
     }
-    if (!Row || !Col || !splitsRowsOf32(Row, true, Ctx) || !splitsRowsOf32(Col, false, Ctx))
-      continue;
-    std::string X = spelledText(Row->getLHS()->IgnoreParenImpCasts()->getSourceRange(), SM);
-    if (X.empty() || X != spelledText(Col->getLHS()->IgnoreParenImpCasts()->getSourceRange(), SM))
-      continue;
-    Flow.TileSplits.insert(Row);
-    Flow.TileSplits.insert(Col);
+    if (Col && splitsRowsOf32(Col, false, Ctx) && !TextOf(Col).empty()) {
+      Flow.TileSplits.insert(Col);
+      Indices.insert(TextOf(Col));
+    }
   }
+  if (Indices.empty())
+    return;
+  // Rows: t / 32 of the same index, wherever they are used.
+  using namespace clang::ast_matchers;
+  for (const BoundNodes &Node :
+       match(findAll(binaryOperator(hasAnyOperatorName("/", ">>")).bind("op")), *F->getBody(), Ctx))
+    if (const auto *Row = Node.getNodeAs<BinaryOperator>("op");
+        splitsRowsOf32(Row, true, Ctx) && Indices.count(TextOf(Row)))
+      Flow.TileSplits.insert(Row);
 }
 
 unsigned WarpAnalysis::warpIndexTaint(const BinaryOperator *B, BinaryOperatorKind Op, unsigned L,
@@ -1311,7 +1321,8 @@ const llvm::DenseSet<const BinaryOperator *> &WarpAnalysis::bitAddressing(const 
              *F->getBody(), Ctx)) {
     const auto *B = Node.getNodeAs<BinaryOperator>("op");
     auto C = constantOf(B->getRHS(), Ctx);
-    std::string X = spelledText(B->getLHS()->IgnoreParenImpCasts()->getSourceRange(), SM);
+    // static_cast<uint32_t>(v) >> 5 and v & 31 address the same bitmap.
+    std::string X = spelledText(B->getLHS()->IgnoreParenCasts()->getSourceRange(), SM);
     BinaryOperatorKind Op = B->getOpcode();
     if (C && ((Op == BO_Rem && *C == 32) || (Op == BO_And && *C == 31)) &&
         usedAsShiftAmount(B, Flow, Ctx))
