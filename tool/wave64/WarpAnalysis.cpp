@@ -594,7 +594,7 @@ bool WarpAnalysis::startsWarp(const Expr *E, const FunctionFlow &Flow, ASTContex
   const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
   if (!B)
     return false;
-  auto ScalesWarp = [&](const Expr *Warp, const Expr *Scale, uint64_t By) {
+  auto ScalesWarp = [&](const Expr *Warp, const Expr *Scale, int64_t By) {
     return (taint(Warp, Flow, Ctx) & TaintWarpId) && warpConstant(Scale, Ctx, {By});
   };
   if (B->getOpcode() == BO_Mul)
