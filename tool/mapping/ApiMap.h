@@ -215,6 +215,14 @@ struct InlinePtxRules {
   std::vector<std::string> PtxMarkers;
   /// Macros only NVIDIA compiles define: PTX in their #if branch is left alone.
   std::vector<std::string> NvidiaOnlyMacros;
+
+  /// Whether assembly text reads as PTX (one of PtxMarkers is in it).
+  bool looksLikePtx(const std::string &Asm) const;
+  /// The advice for PTX text: what each idiom in it becomes ("HIP
+  /// replacement: '%laneid' -> __lane_id(); ..."), in search order, a longer
+  /// idiom hiding the shorter ones inside its match; or, without a known
+  /// idiom, to rewrite it.
+  std::string adviceFor(const std::string &Asm) const;
 };
 
 /// A 32-bit bit function and its 64-bit form (W64-BALLOT-NARROW).

@@ -2,6 +2,8 @@
 
 #include "mapping/FamilyFile.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <optional>
 
 namespace cu2dcu {
@@ -56,6 +58,25 @@ std::optional<PtxIdiom> readIdiom(const YAML::Node &N, std::string &Error) {
 }
 
 } // namespace
+
+bool InlinePtxRules::looksLikePtx(const std::string &Asm) const {
+  return llvm::any_of(PtxMarkers,
+                      [&](const std::string &M) { return Asm.find(M) != std::string::npos; });
+}
+
+std::string InlinePtxRules::adviceFor(const std::string &Asm) const {
+  std::string Advice;
+  std::string Unmatched = Asm;
+  for (const PtxIdiom &I : Idioms) {
+    size_t At = Unmatched.find(I.Ptx);
+    if (At == std::string::npos)
+      continue;
+    Unmatched.replace(At, I.Ptx.size(), I.Ptx.size(), ' ');
+    Advice += (Advice.empty() ? "HIP replacement: '" : "; '") + I.Ptx + "' -> " +
+              (I.Hip.empty() ? I.Note : I.Hip);
+  }
+  return Advice.empty() ? "rewrite it with HIP intrinsics or plain C++" : Advice;
+}
 
 const std::set<std::string> &inlinePtxEntryKeys() { return EntryKeys; }
 const std::set<std::string> &inlinePtxFileKeys() { return FileKeys; }

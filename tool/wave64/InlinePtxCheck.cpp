@@ -22,11 +22,6 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-bool looksLikePtx(const std::string &Asm, const InlinePtxRules &Rules) {
-  return llvm::any_of(Rules.PtxMarkers,
-                      [&](const std::string &M) { return Asm.find(M) != std::string::npos; });
-}
-
 class InlinePtxCheck : public Wave64Check {
 public:
   using Wave64Check::Wave64Check;
@@ -47,36 +42,19 @@ public:
     std::string Text = Asm->getAsmString();
     if (Text.find_first_not_of(" \t\n;") == std::string::npos)
       return; // asm volatile("" ::: "memory"): a compiler barrier, fine in HIP
-    if (!isDeviceFunction(F) && !looksLikePtx(Text, context().map().inlinePtx()))
+    if (!isDeviceFunction(F) && !context().map().inlinePtx().looksLikePtx(Text))
       return; // host assembly
     const SourceManager &SM = Ctx.getSourceManager();
     if (forNvidiaOnly(SM.getSpellingLoc(Asm->getAsmLoc()), SM))
       return; // #if defined(__PTX__) asm(...) #else portable code #endif
 
     const std::vector<PtxIdiom> &Idioms = context().map().ptxIdioms();
-    std::vector<std::string> Uses;
-    std::string Lower = Text;
-    for (const PtxIdiom &I : Idioms) {
-      size_t At = Lower.find(I.Ptx);
-      if (At == std::string::npos)
-        continue;
-      // Mask the match so that a shorter idiom inside it does not repeat it.
-      for (size_t K = 0; K < I.Ptx.size(); ++K)
-        Lower[At + K] = ' ';
-      Uses.push_back("'" + I.Ptx + "' -> " + (I.Hip.empty() ? I.Note : I.Hip));
-    }
     std::string Shown = Text.size() > 60 ? Text.substr(0, 57) + "..." : Text;
     for (char &C : Shown)
       if (C == '\n' || C == '\t')
         C = ' ';
-    std::string Message = "inline PTX \"" + Shown + "\" does not assemble for AMD GPUs";
-    if (!Uses.empty()) {
-      Message += "; HIP replacement: ";
-      for (size_t I = 0; I < Uses.size(); ++I)
-        Message += (I ? "; " : "") + Uses[I];
-    } else {
-      Message += "; rewrite it with HIP intrinsics or plain C++";
-    }
+    std::string Message = "inline PTX \"" + Shown + "\" does not assemble for AMD GPUs; " +
+                          context().map().inlinePtx().adviceFor(Text);
     // mov.u32 %0, %%laneid;  ->  lane = __lane_id(), for the registers the
     // map marks as fixable
     std::vector<Wave64Fix> Fixes;

@@ -49,8 +49,9 @@ public:
   Scan(const std::string &Text, const std::string &Path, const ApiMap &Map, FileFindings &Out,
        Wave64Scan What)
       : Text(Text), Path(Path), Map(Map), Out(Out), T(lexRaw(Text, 0, Text.size())),
-        DefinitionsOnly(What == Wave64Scan::Definitions),
-        Caveat(What == Wave64Scan::DevicePass ? UnseenCodeNote : LowConfidenceNote),
+        What(What), Caveat(What == Wave64Scan::Everything   ? LowConfidenceNote
+                           : What == Wave64Scan::DevicePass ? UnseenCodeNote
+                                                            : nullptr),
         WarpSizeName(Map.warpNames().WarpSizeNames), MaskName(Map.warpNames().LaneMaskNames),
         ThreadIndexName(Map.warpNames().ThreadIndexNames) {}
 
@@ -60,7 +61,7 @@ public:
         definition(I + 2, I + 3, /*Directive=*/true);
       else if (T[I].Kind == tok::raw_identifier && is(I + 1, tok::equal))
         definition(I, I + 2, /*Directive=*/false);
-      if (DefinitionsOnly) {
+      if (What == Wave64Scan::Definitions) {
         if (isAsm(I) && !inNvidiaOnlyBranch(T[I].Offset))
           inlinePtx(I);
         continue;
@@ -86,15 +87,16 @@ private:
       return std::nullopt;
     return V;
   }
-  void report(size_t I, const char *Id, Severity Level, const std::string &Message,
-              const char *LowConfidence = nullptr) {
+  void report(size_t I, const char *Id, Severity Level, const std::string &Message) {
+    reportWith(I, Id, Level, Message, Caveat);
+  }
+  /// Why: the reason the finding is of lower confidence, or null.
+  void reportWith(size_t I, const char *Id, Severity Level, const std::string &Message,
+                  const char *Why) {
     if (isSuppressed(Text, T[I].Offset, Id))
       return;
-    bool Low = !DefinitionsOnly || LowConfidence;
-    if (!LowConfidence)
-      LowConfidence = Caveat;
-    addFinding(Out, Text, Path, T[I].Offset, Id, Level, Low ? Message + LowConfidence : Message);
-    Out.Diagnostics.back().LowConfidence = Low;
+    addFinding(Out, Text, Path, T[I].Offset, Id, Level, Why ? Message + Why : Message);
+    Out.Diagnostics.back().LowConfidence = Why != nullptr;
   }
 
   bool isAsm(size_t I) const {
@@ -139,7 +141,7 @@ private:
     std::string Name = spelling(I);
     if (isWarpCall(Name) && is(I + 1, tok::l_paren))
       maskArgument(I, Name);
-    else if (isAsm(I))
+    else if (isAsm(I) && !inNvidiaOnlyBranch(T[I].Offset))
       inlinePtx(I);
     else if (Name == "for" && is(I + 1, tok::l_paren))
       shuffleLoop(I + 1);
@@ -178,16 +180,28 @@ private:
   /// a macro never expanded) and reports at the `asm`, the line the AST check
   /// would use: the driver keeps it only where the AST check did not report.
   void inlinePtx(size_t Asm) {
-    for (size_t I = Asm + 1; I < T.size() && I < Asm + 8 && !is(I, tok::semi); ++I)
-      if (is(I, tok::string_literal) && isLaneLevelPtx(spelling(I))) {
+    for (size_t I = Asm + 1; I < T.size() && I < Asm + 8 && !is(I, tok::semi); ++I) {
+      if (!is(I, tok::string_literal))
+        continue;
+      std::string Literal = spelling(I);
+      if (isLaneLevelPtx(Literal)) {
         const char *Message = "inline PTX with warp-level semantics has no HIP equivalent; use "
                               "the HIP intrinsic (__lane_id(), __ballot, __shfl...)";
-        if (DefinitionsOnly)
-          report(Asm, wave64_ids::InlinePtx, Severity::Warning, Message, UnseenCodeNote);
+        if (What == Wave64Scan::Definitions) // an inactive branch of a parsed file
+          reportWith(Asm, wave64_ids::InlinePtx, Severity::Warning, Message, UnseenCodeNote);
         else
           report(I, wave64_ids::InlinePtx, Severity::Error, Message);
         return;
       }
+      // __CUDA_ARCH__ becomes __HIP_DEVICE_COMPILE__: the AMD device compile
+      // takes this branch, and no PTX assembles there.
+      if (What == Wave64Scan::DevicePass && Map.inlinePtx().looksLikePtx(Literal)) {
+        report(I, wave64_ids::InlinePtx, Severity::Error,
+               "inline PTX in a device-pass branch (#ifdef __CUDA_ARCH__) does not assemble for "
+               "AMD GPUs; " + Map.inlinePtx().adviceFor(Literal));
+        return;
+      }
+    }
   }
 
   bool isLaneLevelPtx(const std::string &Literal) const {
@@ -260,8 +274,8 @@ private:
   const ApiMap &Map;
   FileFindings &Out;
   std::vector<RawToken> T;
-  const bool DefinitionsOnly;
-  const char *const Caveat; // why a finding is of lower confidence
+  const Wave64Scan What;
+  const char *const Caveat; // why the scan's findings are of lower confidence, or null
   const NamePattern WarpSizeName, MaskName, ThreadIndexName;
   std::optional<std::vector<ByteRange>> NvidiaOnly;
 };
@@ -274,8 +288,9 @@ namespace {
 struct BranchCondition {
   std::string Directive;          // if, ifdef, ifndef, elif, else
   std::vector<std::string> Names; // identifiers other than 'defined'
-  bool Plain = true;              // nothing but names, 'defined' and parentheses
+  bool Plain = true;              // nothing but names, 'defined', '!' and parentheses
   bool Negated = false;           // a '!' in it
+  bool TestsDefined = false;      // a 'defined' in it
 };
 
 /// The byte ranges of the branches Select picks, given each branch's
@@ -304,11 +319,14 @@ selectedBranches(const std::string &Text,
     size_t End = I + 2;
     for (; End < T.size() && !T[End].StartsLine; ++End) {
       std::string S = cleanSpelling(Text, T[End]);
-      if (T[End].Kind == tok::raw_identifier && S != "defined")
+      bool Defined = S == "defined";
+      if (T[End].Kind == tok::raw_identifier && !Defined)
         Cond.Names.push_back(S);
-      else if (T[End].Kind != tok::l_paren && T[End].Kind != tok::r_paren && S != "defined")
+      else if (T[End].Kind != tok::l_paren && T[End].Kind != tok::r_paren &&
+               T[End].Kind != tok::exclaim && !Defined)
         Cond.Plain = false;
       Cond.Negated |= T[End].Kind == tok::exclaim;
+      Cond.TestsDefined |= Defined;
     }
     unsigned LineEnd = End < T.size() ? T[End].Offset : Text.size();
     const std::string &D = Cond.Directive;
@@ -326,18 +344,22 @@ selectedBranches(const std::string &Text,
   return Ranges;
 }
 
-/// Device-pass code: #ifdef __CUDA_ARCH__, #if __CUDA_ARCH__ >= 700, and
+/// Device-pass code: #ifdef __CUDA_ARCH__, #if defined(__CUDA_ARCH__), and
 /// the #else of #ifndef __CUDA_ARCH__. The AST, parsed as the host pass
-/// sees the file, never holds it.
+/// sees the file, never holds it; the translation turns these tests into
+/// tests of __HIP_DEVICE_COMPILE__, so the AMD device compile takes them. A
+/// test of the value (#if __CUDA_ARCH__ >= 700) is kept as written, and is
+/// false on AMD, where __CUDA_ARCH__ is undefined: the AMD compile takes its
+/// other branch, which the host pass saw.
 std::vector<ByteRange> devicePassBranches(const std::string &Text) {
-  auto IsArch = [](const BranchCondition &C) {
-    return llvm::is_contained(C.Names, "__CUDA_ARCH__");
+  auto TestsArchDefined = [](const BranchCondition &C) {
+    return C.Plain && C.Names.size() == 1 && C.Names[0] == "__CUDA_ARCH__" &&
+           (C.Directive == "ifdef" || C.Directive == "ifndef" || C.TestsDefined);
   };
   return selectedBranches(Text, [&](const BranchCondition &C, const BranchCondition &Opening) {
     if (C.Directive == "else")
-      return IsArch(Opening) && Opening.Names.size() == 1 &&
-             (Opening.Directive == "ifndef" || (Opening.Directive == "if" && Opening.Negated));
-    return C.Directive != "ifndef" && IsArch(C) && !C.Negated;
+      return TestsArchDefined(Opening) && (Opening.Directive == "ifndef" || Opening.Negated);
+    return C.Directive != "ifndef" && TestsArchDefined(C) && !C.Negated;
   });
 }
 
@@ -345,7 +367,8 @@ std::vector<ByteRange> devicePassBranches(const std::string &Text) {
 
 std::vector<ByteRange> nvidiaOnlyBranches(const std::string &Text, const InlinePtxRules &Rules) {
   return selectedBranches(Text, [&](const BranchCondition &C, const BranchCondition &) {
-    return C.Directive != "else" && C.Directive != "ifndef" && C.Plain && C.Names.size() == 1 &&
+    return C.Directive != "else" && C.Directive != "ifndef" && C.Plain && !C.Negated &&
+           C.Names.size() == 1 &&
            llvm::is_contained(Rules.NvidiaOnlyMacros, C.Names[0]);
   });
 }

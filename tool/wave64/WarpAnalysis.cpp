@@ -523,12 +523,22 @@ static const BinaryOperator *splitBehind(const Expr *Index, const FunctionFlow &
   return dyn_cast<BinaryOperator>(E);
 }
 
-/// x / 32 or x >> 5 (a row of 32), x % 32 or x & 31 (a column).
-static bool splitsRowsOf32(const BinaryOperator *B, bool Row, ASTContext &Ctx) {
+/// r << 5, r * 32: the start of row r of 32 elements.
+static bool rowStartOf32(const BinaryOperator *B, ASTContext &Ctx) {
   auto C = constantOf(B->getRHS(), Ctx);
-  BinaryOperatorKind Op = B->getOpcode();
-  return C && (Row ? (Op == BO_Div && *C == 32) || (Op == BO_Shr && *C == 5)
-                   : (Op == BO_Rem && *C == 32) || (Op == BO_And && *C == 31));
+  return C && ((B->getOpcode() == BO_Shl && *C == 5) || (B->getOpcode() == BO_Mul && *C == 32));
+}
+
+/// x / 32, x >> 5: the row of 32 (or the 32-bit word) that x falls in.
+static bool rowOf32(const BinaryOperator *B, ASTContext &Ctx) {
+  auto C = constantOf(B->getRHS(), Ctx);
+  return C && ((B->getOpcode() == BO_Div && *C == 32) || (B->getOpcode() == BO_Shr && *C == 5));
+}
+
+/// c & 31, c % 32: a column of a row of 32 (or a bit of a 32-bit word).
+static bool columnOf32(const BinaryOperator *B, ASTContext &Ctx) {
+  auto C = constantOf(B->getRHS(), Ctx);
+  return C && ((B->getOpcode() == BO_And && *C == 31) || (B->getOpcode() == BO_Rem && *C == 32));
 }
 
 void WarpAnalysis::markTileSplits(const FunctionDecl *F, FunctionFlow &Flow,
@@ -555,7 +565,7 @@ void WarpAnalysis::markTileSplits(const FunctionDecl *F, FunctionFlow &Flow,
       if (Pitch && *Pitch > 32)
         Col = splitBehind(Sum->getRHS(), Flow);
     }
-    if (Col && splitsRowsOf32(Col, false, Ctx) && !TextOf(Col).empty()) {
+    if (Col && columnOf32(Col, Ctx) && !TextOf(Col).empty()) {
       Flow.TileSplits.insert(Col);
       Indices.insert(TextOf(Col));
     }
@@ -567,7 +577,7 @@ void WarpAnalysis::markTileSplits(const FunctionDecl *F, FunctionFlow &Flow,
   for (const BoundNodes &Node :
        match(findAll(binaryOperator(hasAnyOperatorName("/", ">>")).bind("op")), *F->getBody(), Ctx))
     if (const auto *Row = Node.getNodeAs<BinaryOperator>("op");
-        splitsRowsOf32(Row, true, Ctx) && Indices.count(TextOf(Row)))
+        rowOf32(Row, Ctx) && Indices.count(TextOf(Row)))
       Flow.TileSplits.insert(Row);
 }
 
@@ -1301,9 +1311,6 @@ static bool usedAsShiftAmount(const Expr *E, const FunctionFlow &Flow, ASTContex
   return Used;
 }
 
-static bool rowOf32(const BinaryOperator *B, ASTContext &Ctx);
-static bool columnOf32(const BinaryOperator *B, ASTContext &Ctx);
-
 const llvm::DenseSet<const BinaryOperator *> &WarpAnalysis::bitAddressing(const FunctionDecl *F,
                                                                          ASTContext &Ctx) {
   auto [It, New] = BitAddressing.try_emplace(F);
@@ -1320,14 +1327,11 @@ const llvm::DenseSet<const BinaryOperator *> &WarpAnalysis::bitAddressing(const 
        match(findAll(binaryOperator(hasAnyOperatorName("%", "&", "/", ">>")).bind("op")),
              *F->getBody(), Ctx)) {
     const auto *B = Node.getNodeAs<BinaryOperator>("op");
-    auto C = constantOf(B->getRHS(), Ctx);
     // static_cast<uint32_t>(v) >> 5 and v & 31 address the same bitmap.
     std::string X = spelledText(B->getLHS()->IgnoreParenCasts()->getSourceRange(), SM);
-    BinaryOperatorKind Op = B->getOpcode();
-    if (C && ((Op == BO_Rem && *C == 32) || (Op == BO_And && *C == 31)) &&
-        usedAsShiftAmount(B, Flow, Ctx))
+    if (columnOf32(B, Ctx) && usedAsShiftAmount(B, Flow, Ctx))
       Positions.emplace_back(X, B);
-    else if (C && ((Op == BO_Div && *C == 32) || (Op == BO_Shr && *C == 5)))
+    else if (rowOf32(B, Ctx))
       Words.emplace_back(X, B);
   }
   for (const auto &[X, Position] : Positions)
@@ -1342,26 +1346,14 @@ const llvm::DenseSet<const BinaryOperator *> &WarpAnalysis::bitAddressing(const 
     const auto *Sum = Node.getNodeAs<BinaryOperator>("sum");
     const auto *Row = dyn_cast<BinaryOperator>(Sum->getLHS()->IgnoreParenImpCasts());
     const auto *Col = dyn_cast<BinaryOperator>(Sum->getRHS()->IgnoreParenImpCasts());
-    if (Row && Col && !rowOf32(Row, Ctx))
+    if (Row && Col && !rowStartOf32(Row, Ctx))
       std::swap(Row, Col);
-    if (Row && Col && rowOf32(Row, Ctx) && columnOf32(Col, Ctx)) {
+    if (Row && Col && rowStartOf32(Row, Ctx) && columnOf32(Col, Ctx)) {
       It->second.insert(Row);
       It->second.insert(Col);
     }
   }
   return It->second;
-}
-
-/// r << 5, r * 32: the start of row r of 32 elements.
-static bool rowOf32(const BinaryOperator *B, ASTContext &Ctx) {
-  auto C = constantOf(B->getRHS(), Ctx);
-  return C && ((B->getOpcode() == BO_Shl && *C == 5) || (B->getOpcode() == BO_Mul && *C == 32));
-}
-
-/// c & 31, c % 32: a column of a row of 32.
-static bool columnOf32(const BinaryOperator *B, ASTContext &Ctx) {
-  auto C = constantOf(B->getRHS(), Ctx);
-  return C && ((B->getOpcode() == BO_And && *C == 31) || (B->getOpcode() == BO_Rem && *C == 32));
 }
 
 /// Whether code outside system headers reads the builtin warpSize: lane math

@@ -1,8 +1,8 @@
-// Code under #ifdef __CUDA_ARCH__ (and #if __CUDA_ARCH__ >= 700, and the
-// #else of #ifndef __CUDA_ARCH__) exists only in the device pass; the AST is
-// parsed as the host pass sees the file, so the token scan reports the warp-32
-// assumptions there, at lower confidence. The translation turns the test into
-// __HIP_DEVICE_COMPILE__, so the AMD compile does build that code.
+// Code under #ifdef __CUDA_ARCH__ (and the #else of #ifndef __CUDA_ARCH__)
+// exists only in the device pass; the AST is parsed as the host pass sees the
+// file, so the token scan reports the warp-32 assumptions there, at lower
+// confidence: the translation turns the test into __HIP_DEVICE_COMPILE__, so
+// the AMD compile builds that code. #if __CUDA_ARCH__ >= 700 stays, false on AMD.
 #include <cuda_runtime.h>
 
 __device__ float rowReduce(float v) {
