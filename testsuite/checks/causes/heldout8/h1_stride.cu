@@ -17,6 +17,13 @@
 // - transposeTiles: kTile = 32 steps rows by kRows in a function with no
 //   warp call and no shuffling caller: a tile size (quiet at the constant).
 // - rowArgmax<kPerLane>: `lane + j * 32` with a lane by warpSize (expect).
+// Convention pass (round 8): labels were added where the documented rules
+// put a finding that the first labelling left out: W64-MASK32 at every call
+// that passes the full mask constant to a *_sync intrinsic (reported once at
+// the constant's definition, each call listed as a related location, which
+// the scorer counts at the call's own line). A line that carries both a
+// finding and a hard negative has two trailing label comments
+// (`// expect: ... // quiet: ...`). No existing label was changed.
 #include <cuda_runtime.h>
 #include <cfloat>
 #include <cstdint>
@@ -27,7 +34,7 @@ constexpr int kHeadDim = 128;
 __device__ __forceinline__ int laneOf(int t) { return t & 31; }          // expect: W64-LANE-MATH
 
 __device__ __forceinline__ float allLanesSum(float v) {
-  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor_sync(kAllLanes, v, o);   // quiet: W64-SHFL-OFFSET
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor_sync(kAllLanes, v, o);   // expect: W64-MASK32 // quiet: W64-SHFL-OFFSET
   return v;
 }
 
@@ -73,7 +80,7 @@ __global__ void compactSegments(const float* __restrict__ in, float* __restrict_
   for (int i = lo; i < hi; ++i) mine += src[i] > thresh;
   int incl = mine;
   for (int d = 1; d < 32; d <<= 1) {                                     // expect: W64-SHFL-OFFSET
-    const int up = __shfl_up_sync(kAllLanes, incl, d);
+    const int up = __shfl_up_sync(kAllLanes, incl, d);                     // expect: W64-MASK32
     if (lane >= d) incl += up;
   }
   int pos = incl - mine;
@@ -133,8 +140,8 @@ __global__ void rowArgmax(const float* __restrict__ logits, int* __restrict__ be
     if (c < cols && lr[c] > bv) { bv = lr[c]; bi = c; }
   }
   for (int o = warpSize / 2; o > 0; o /= 2) {
-    const float ov = __shfl_down_sync(kAllLanes, bv, o);
-    const int oi = __shfl_down_sync(kAllLanes, bi, o);
+    const float ov = __shfl_down_sync(kAllLanes, bv, o);                   // expect: W64-MASK32
+    const int oi = __shfl_down_sync(kAllLanes, bi, o);                     // expect: W64-MASK32
     if (ov > bv || (ov == bv && oi < bi)) { bv = ov; bi = oi; }
   }
   if (lane == 0) best[row] = bi;

@@ -20,6 +20,20 @@
 //   (16) is a per-lane item count stepped by warpSize: quiet both.
 // - gatherQuads shuffles within groups of kQuad = 4 with that width: a
 //   sub-group of its own (quiet loop).
+// Convention pass (round 8): labels were added at every use of the labelled
+// named constants, with the id the check gives at that use (lane and warp
+// math, lane strides, warp counts, per-warp slot arrays, scan bounds and
+// shuffle loop starts), since each use is folded into the definition's
+// finding as a related location and the scorer counts it at its own line;
+// and W64-MASK32 at every call that passes the full mask constant to a
+// *_sync intrinsic, including calls on lines with other labels. This
+// supersedes the "uses unlabelled" remarks above. Reading taken where the
+// docs are ambiguous: "the first use is moved to the definition" is read as
+// that use also being listed as a related location (the Definition sites
+// rule says every use becomes one), so the first use is labelled like the
+// others. A line that carries both a finding and a hard negative has two
+// trailing label comments (`// expect: ... // quiet: ...`). Uses of the
+// quiet constants stay unlabelled (no finding, nothing folded).
 #include <cuda_runtime.h>
 #include <cfloat>
 #include <cstdint>
@@ -34,19 +48,19 @@ struct SoftmaxShape {
 
 template <class Shape>
 __global__ void teamSoftmax(const float* __restrict__ x, float* __restrict__ y, int rows, int cols) {
-  const int lane = threadIdx.x % Shape::kTeam;
-  const int row = blockIdx.x * (Shape::kThreads / Shape::kTeam) + threadIdx.x / Shape::kTeam;
+  const int lane = threadIdx.x % Shape::kTeam;                             // expect: W64-LANE-MATH
+  const int row = blockIdx.x * (Shape::kThreads / Shape::kTeam) + threadIdx.x / Shape::kTeam;   // expect: W64-LANE-MATH, W64-WARP-COUNT
   if (row >= rows) return;
   const float* xr = x + static_cast<size_t>(row) * cols;
   float* yr = y + static_cast<size_t>(row) * cols;
   float m = -FLT_MAX;
-  for (int c = lane; c < cols; c += Shape::kTeam) m = fmaxf(m, xr[c]);
-  for (int o = Shape::kTeam / 2; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(kEvery, m, o));
+  for (int c = lane; c < cols; c += Shape::kTeam) m = fmaxf(m, xr[c]);     // expect: W64-LANE-MATH
+  for (int o = Shape::kTeam / 2; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(kEvery, m, o));   // expect: W64-SHFL-OFFSET, W64-MASK32
   float s = 0.f;
-  for (int c = lane; c < cols; c += Shape::kTeam) s += __expf(xr[c] - m);
-  for (int o = Shape::kTeam / 2; o > 0; o >>= 1) s += __shfl_xor_sync(kEvery, s, o);
+  for (int c = lane; c < cols; c += Shape::kTeam) s += __expf(xr[c] - m);   // expect: W64-LANE-MATH
+  for (int o = Shape::kTeam / 2; o > 0; o >>= 1) s += __shfl_xor_sync(kEvery, s, o);   // expect: W64-SHFL-OFFSET, W64-MASK32
   const float inv = 1.f / s;
-  for (int c = lane; c < cols; c += Shape::kTeam) yr[c] = __expf(xr[c] - m) * inv;
+  for (int c = lane; c < cols; c += Shape::kTeam) yr[c] = __expf(xr[c] - m) * inv;   // expect: W64-LANE-MATH
 }
 
 template __global__ void teamSoftmax<SoftmaxShape>(const float*, float*, int, int);
@@ -59,9 +73,9 @@ enum ScanShape : int {
 
 // Exclusive scan of kScanItems ints per thread over the block.
 __global__ void blockScanItems(const int* __restrict__ in, int* __restrict__ out, int n) {
-  const int lane = threadIdx.x & (kScanSpan - 1);
-  const int span = threadIdx.x / kScanSpan;
-  __shared__ int spanTotals[kScanSpan];
+  const int lane = threadIdx.x & (kScanSpan - 1);                          // expect: W64-LANE-MATH
+  const int span = threadIdx.x / kScanSpan;                                // expect: W64-LANE-MATH
+  __shared__ int spanTotals[kScanSpan];                                    // expect: W64-WARP-COUNT
   const int base = (blockIdx.x * blockDim.x + threadIdx.x) * kScanItems;
   int items[kScanItems];
   int local = 0;
@@ -71,16 +85,16 @@ __global__ void blockScanItems(const int* __restrict__ in, int* __restrict__ out
     local += items[k];
   }
   int incl = local;
-  for (int d = 1; d < kScanSpan; d <<= 1) {
-    const int t = __shfl_up_sync(kEvery, incl, d);
+  for (int d = 1; d < kScanSpan; d <<= 1) {                                // expect: W64-SHFL-OFFSET
+    const int t = __shfl_up_sync(kEvery, incl, d);                         // expect: W64-MASK32
     if (lane >= d) incl += t;
   }
-  if (lane == kScanSpan - 1) spanTotals[span] = incl;
+  if (lane == kScanSpan - 1) spanTotals[span] = incl;                      // expect: W64-LANE-MATH
   __syncthreads();
   if (span == 0) {
-    int t = lane < static_cast<int>(blockDim.x / kScanSpan) ? spanTotals[lane] : 0;
-    for (int d = 1; d < kScanSpan; d <<= 1) {
-      const int u = __shfl_up_sync(kEvery, t, d);
+    int t = lane < static_cast<int>(blockDim.x / kScanSpan) ? spanTotals[lane] : 0;   // expect: W64-WARP-COUNT
+    for (int d = 1; d < kScanSpan; d <<= 1) {                              // expect: W64-SHFL-OFFSET
+      const int u = __shfl_up_sync(kEvery, t, d);                          // expect: W64-MASK32
       if (lane >= d) t += u;
     }
     spanTotals[lane] = t;
@@ -98,7 +112,7 @@ __global__ void blockScanItems(const int* __restrict__ in, int* __restrict__ out
 constexpr int kUnroll = 16;                                              // quiet: W64-LANE-MATH
 
 // Max over a band of lanes; every caller keeps the default span.
-__device__ __forceinline__ float bandMax(float v, int span = 32) { for (int o = span >> 1; o; o >>= 1) v = fmaxf(v, __shfl_xor_sync(kEvery, v, o)); return v; }   // expect: W64-SHFL-OFFSET
+__device__ __forceinline__ float bandMax(float v, int span = 32) { for (int o = span >> 1; o; o >>= 1) v = fmaxf(v, __shfl_xor_sync(kEvery, v, o)); return v; }   // expect: W64-SHFL-OFFSET, W64-MASK32
 
 __global__ void rowMaxUnrolled(const float* __restrict__ x, float* __restrict__ rowMax, int rows, int cols) {
   const int lane = threadIdx.x % warpSize;
@@ -121,7 +135,7 @@ __global__ void rowL2Norm(const float* __restrict__ x, float* __restrict__ l2, f
   const int lane = threadIdx.x % warpSize;                               // quiet: W64-LANE-MATH
   const int row = blockIdx.x * (blockDim.x / warpSize) + threadIdx.x / warpSize;
   if (row >= rows) return;
-  auto fold = [](float v, int first) { for (int o = first; o > 0; o >>= 1) v += __shfl_down_sync(kEvery, v, o); return v; };   // expect: W64-SHFL-OFFSET
+  auto fold = [](float v, int first) { for (int o = first; o > 0; o >>= 1) v += __shfl_down_sync(kEvery, v, o); return v; };   // expect: W64-SHFL-OFFSET, W64-MASK32
   const float* xr = x + static_cast<size_t>(row) * cols;
   float ss = 0.f, sa = 0.f;
   for (int c = lane; c < cols; c += warpSize) {
@@ -143,7 +157,7 @@ __global__ void warpSuffixSums(const float* __restrict__ in, float* __restrict__
   const int lane = threadIdx.x % warpSize;
   float acc = i < n ? in[i] : 0.f;
   for (int d = 1; d < warpSize; d <<= 1) {                               // quiet: W64-SHFL-OFFSET
-    float nb = __shfl_down_sync(kEvery, acc, d);
+    float nb = __shfl_down_sync(kEvery, acc, d);                           // expect: W64-MASK32
     if (lane + d > 31) nb = 0.f;                                         // expect: W64-LANE-MATH
     acc += nb;
   }
@@ -179,6 +193,6 @@ __global__ void gatherQuads(const float* __restrict__ img, const float2* __restr
     const int dx = corner & 1, dy = corner >> 1;
     v = img[(y0 + dy) * w + x0 + dx] * (dx ? fx : 1.f - fx) * (dy ? fy : 1.f - fy);
   }
-  for (int o = kQuad / 2; o > 0; o >>= 1) v += __shfl_xor_sync(kEvery, v, o, kQuad);   // quiet: W64-SHFL-OFFSET
+  for (int o = kQuad / 2; o > 0; o >>= 1) v += __shfl_xor_sync(kEvery, v, o, kQuad);   // expect: W64-MASK32 // quiet: W64-SHFL-OFFSET
   if (pix < nPix && corner == 0) out[pix] = v;
 }

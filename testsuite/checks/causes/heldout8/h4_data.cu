@@ -17,6 +17,9 @@
 //   ballot of 64 lanes collects, and the ballot is kept in 32 bits (expect).
 // - buildValidity builds a null bitmap with a ballot: the 32-bit word and the
 //   word index `i / 32` / leader `(i & 31) == 0` are warp math there (expect).
+// Convention pass (round 8): no labels were added or changed. The file has
+// no named warp-size constant or mask, and its ballots take __activemask()
+// as the mask (quiet by W64-MASK32's rules).
 #include <cuda_runtime.h>
 #include <cstdint>
 

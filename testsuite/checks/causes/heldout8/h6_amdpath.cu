@@ -17,6 +17,13 @@
 //   (expect at the definition; its first use is lane math, so LANE-MATH).
 // - rowSumWave uses kWave for its lane but steps its columns by a literal 32
 //   the project forgot to port (expect).
+// Convention pass (round 8): labels were added at every use of the
+// project-macro warp constant reported at its definition, with the id the
+// check gives at the use (lane math, lane stride, shuffle loop start), since
+// uses folded into a definition count at their own lines; the first use is
+// labelled like the others (read as also listed as a related location). The
+// mask macro and kWave are declared in the branch an AMD compile drops, so
+// their uses have no finding and stay unlabelled.
 #include <cstdint>
 #include <cstdio>
 
@@ -42,13 +49,13 @@ __device__ __forceinline__ int lanePopc(lanemask_t m) { return __popc(m); }   //
 
 // Segmented sums, one group of SEG_LANES lanes per segment.
 __global__ void segmentSums(const float* __restrict__ vals, float* __restrict__ sums, int segLen, int nSeg) {
-  const int lane = threadIdx.x % SEG_LANES;
-  const int seg = (blockIdx.x * blockDim.x + threadIdx.x) / SEG_LANES;
+  const int lane = threadIdx.x % SEG_LANES;                                // expect: W64-LANE-MATH
+  const int seg = (blockIdx.x * blockDim.x + threadIdx.x) / SEG_LANES;     // expect: W64-LANE-MATH
   if (seg >= nSeg) return;
   const float* sv = vals + static_cast<size_t>(seg) * segLen;
   float acc = 0.f;
-  for (int j = lane; j < segLen; j += SEG_LANES) acc += sv[j];
-  for (int o = SEG_LANES / 2; o > 0; o /= 2) acc += __shfl_down_sync(ALL_LANES, acc, o);
+  for (int j = lane; j < segLen; j += SEG_LANES) acc += sv[j];             // expect: W64-LANE-MATH
+  for (int o = SEG_LANES / 2; o > 0; o /= 2) acc += __shfl_down_sync(ALL_LANES, acc, o);   // expect: W64-SHFL-OFFSET
   if (lane == 0) sums[seg] = acc;
 }
 
