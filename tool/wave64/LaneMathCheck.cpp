@@ -504,6 +504,7 @@ private:
     const SourceManager &SM = Ctx.getSourceManager();
     std::string Message = "'" + exprText(B, SM) + "' " + whatItAssumes(K);
     std::vector<Wave64Fix> Fixes;
+    Severity Level = Severity::Warning;
     const std::string Want = K == Kind::LastLane    ? "warpSize - 1"
                              : K == Kind::HalfSplit ? "warpSize / 2"
                                                     : "warpSize";
@@ -513,15 +514,19 @@ private:
       if (C.LiteralLoc.isValid() && C.Value == 32)
         Fixes.push_back(tokenFix(SM, C.LiteralLoc, "warpSize",
                                  "define " + C.Name + " as warpSize", false));
+    } else if (C.LiteralLoc.isValid() &&
+               analysis().widthIndependent(enclosingFunction(B, Ctx), Ctx)) {
+      // Groups of 32 threads that never act as a warp: the same results on
+      // any wavefront width, so nothing to fix (a note, no edit offered).
+      Level = Severity::Note;
+      Message += "; this function makes no warp call and reads no warpSize, so its results "
+                 "do not depend on the wavefront's width: change the 32 only together with "
+                 "warp-level code that relies on it";
     } else if (C.LiteralLoc.isValid()) {
       bool Safe = fixIsSafe(B, K, Flow, Ctx);
       if (auto Fix = literalFix(B, C, ConstExpr, Safe, SM))
         Fixes.push_back(std::move(*Fix));
-      if (!analysis().warpWorkAround(enclosingFunction(B, Ctx), Ctx))
-        Message += "; this function makes no warp call and reads no warpSize, so its results "
-                   "do not depend on the wavefront's width: change the 32 only together with "
-                   "warp-level code that relies on it (not changed automatically)";
-      else if (!Safe)
+      if (!Safe)
         Message += "; use " + Want + ", together with the code around it that relies on 32 "
                    "lanes (not changed automatically)";
       else
@@ -530,7 +535,7 @@ private:
       Message += "; use " + Want;
     }
     SourceLocation At = B->getOperatorLoc();
-    report(At, Severity::Warning, Message, std::move(Fixes), C.DefinitionLoc);
+    report(At, Level, Message, std::move(Fixes), C.DefinitionLoc);
   }
 };
 

@@ -1017,22 +1017,40 @@ llvm::ArrayRef<const CallExpr *> WarpAnalysis::callsTo(const FunctionDecl *F,
   return It == CallsByCallee->end() ? llvm::ArrayRef<const CallExpr *>() : It->second;
 }
 
-bool WarpAnalysis::shufflesNear(const FunctionDecl *F, ASTContext &Ctx) const {
-  if (shufflesAround(F, Ctx))
+bool WarpAnalysis::aroundOrCaller(const FunctionDecl *F, ASTContext &Ctx,
+                                  bool (WarpAnalysis::*Around)(const FunctionDecl *,
+                                                               ASTContext &) const) const {
+  if ((this->*Around)(F, Ctx))
     return true;
   if (!F)
     return false;
-  auto CallerShuffles = [&](const FunctionDecl *Callee) {
+  auto InCaller = [&](const FunctionDecl *Callee) {
     return llvm::any_of(callsTo(Callee, Ctx), [&](const CallExpr *Call) {
-      return shufflesAround(enclosingFunction(Call, Ctx), Ctx);
+      return (this->*Around)(enclosingFunction(Call, Ctx), Ctx);
     });
   };
-  if (CallerShuffles(F))
+  if (InCaller(F))
     return true;
   // A template's pattern: its callers call its instantiations.
   if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
-    return llvm::any_of(T->specializations(), CallerShuffles);
+    return llvm::any_of(T->specializations(), InCaller);
   return false;
+}
+
+bool WarpAnalysis::shufflesNear(const FunctionDecl *F, ASTContext &Ctx) const {
+  return aroundOrCaller(F, Ctx, &WarpAnalysis::shufflesAround);
+}
+
+bool WarpAnalysis::widthIndependent(const FunctionDecl *F, ASTContext &Ctx) const {
+  if (!F || aroundOrCaller(F, Ctx, &WarpAnalysis::warpWorkAround))
+    return false;
+  if (F->hasAttr<CUDAGlobalAttr>())
+    return true;
+  const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate();
+  return !callsTo(F, Ctx).empty() ||
+         (T && llvm::any_of(T->specializations(), [&](const FunctionDecl *I) {
+            return !callsTo(I, Ctx).empty();
+          }));
 }
 
 std::optional<int64_t> WarpAnalysis::defaultOnlyArgument(const ParmVarDecl *P,

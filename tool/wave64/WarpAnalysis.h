@@ -223,6 +223,11 @@ public:
   /// (shuffle, vote, ballot, __syncwarp, __activemask) or a read of warpSize.
   /// Without it, a 32 in F is no lane count that a rewrite could safely change.
   bool warpWorkAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
+  /// Whether F's results cannot depend on the wavefront's width: no warp
+  /// work around F nor around a caller of it (a helper's lane may feed its
+  /// caller's shuffle). A device function without a caller in the unit may
+  /// have callers elsewhere, so only kernels and called functions qualify.
+  bool widthIndependent(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
   /// E of a function template's pattern as one of Values in an
   /// instantiation (`LANES / 2` of `sumLanes<float, 32>`, `C::kFull` of
   /// `reduceWith<Config>`): the first instantiation that gives one. The
@@ -303,6 +308,11 @@ private:
                                                   clang::ASTContext &Ctx) const;
   /// Whether F, a function it calls or a function that calls it shuffles.
   bool shufflesNear(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
+  /// Whether Around holds for F or for a function that calls F (or calls an
+  /// instantiation of F's template).
+  bool aroundOrCaller(const clang::FunctionDecl *F, clang::ASTContext &Ctx,
+                      bool (WarpAnalysis::*Around)(const clang::FunctionDecl *,
+                                                   clang::ASTContext &) const) const;
   mutable std::optional<
       llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<const clang::CallExpr *, 4>>>
       CallsByCallee;
