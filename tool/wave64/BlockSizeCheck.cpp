@@ -52,8 +52,9 @@ public:
     for (unsigned I = 0; I < Config->getNumArgs() && I < 3; ++I)
       if (I != 1 || !Threads || (Filled && PerWarp))
         onShapeFrom32(Config->getArg(I), Roles[I], Kernel, Ctx);
-    if (!Threads || Filled)
-      return; // <<<1, 1>>>: serial code, no wavefront to fill
+    if (!Threads || Filled || analysis().readsCudaViewOnly(Block, Ctx))
+      return; // <<<1, 1>>>: serial code, no wavefront to fill; or the port's
+              // block size comes from the project's own AMD definitions
     // <<<g, WARP_SIZE * 3>>>: the shape follows the constant's definition.
     auto Named = warpSizeIn(Block, Ctx);
     report(blockLoc(Launch), Severity::Note, blockMessage(*Threads, ""), {},

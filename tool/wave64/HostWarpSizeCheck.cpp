@@ -33,6 +33,9 @@ public:
       auto C = constantOf(Constant, Ctx);
       if (!C || *C != 32 || !isDeviceWarpSize(Value, F, Ctx, 0))
         continue;
+      if (analysis().readsCudaViewOnly(Constant, Ctx))
+        return; // prop.warpSize != kLanes, 64 in the project's own AMD branch
+
       report(B->getOperatorLoc(), Severity::Warning,
              "'" + spelledText(B->getSourceRange(), Ctx.getSourceManager()) +
                  "' tests the device's warp size against 32: HIP reports 64 on DCU and AMD "

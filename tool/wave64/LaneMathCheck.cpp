@@ -41,6 +41,7 @@ const LaneMathShape Shapes[] = {
     {BO_EQ, TaintAnyLane, 31, Kind::LastLane, true},    // lane == 31
     {BO_NE, TaintAnyLane, 31, Kind::LastLane, true},    // lane != 31
     {BO_GT, TaintAnyLane, 31, Kind::LastLane, false},   // lane + d > 31: past the last lane
+    {BO_LE, TaintAnyLane, 31, Kind::LastLane, false},   // lane + d <= 31: up to the last lane
     {BO_Add, TaintAnyLane, 32, Kind::LaneStride, true}, // i += 32 for i from a lane
     {BO_Sub, TaintAnyLane, 32, Kind::LaneStride, false},
 };
@@ -103,23 +104,6 @@ public:
   }
 
 private:
-  /// i + i / 32, i + (i >> 5): one padding slot per 32 shared-memory words,
-  /// against bank conflicts; the 32 counts banks (32 on DCU too), not lanes.
-  static bool bankPadding(const BinaryOperator *B, ASTContext &Ctx) {
-    if (B->getOpcode() != BO_Div && B->getOpcode() != BO_Shr)
-      return false;
-    const auto *Sum = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(B, Ctx));
-    if (!Sum || Sum->getOpcode() != BO_Add)
-      return false;
-    const Expr *Index = B->getLHS()->IgnoreParenImpCasts();
-    const Expr *Other = (Sum->getLHS()->IgnoreParenImpCasts() == B ? Sum->getRHS() : Sum->getLHS())
-                            ->IgnoreParenImpCasts();
-    llvm::FoldingSetNodeID IndexId, OtherId;
-    Index->Profile(IndexId, Ctx, /*Canonical=*/true);
-    Other->Profile(OtherId, Ctx, /*Canonical=*/true);
-    return IndexId == OtherId;
-  }
-
   /// lane < 16 (lane >= 16, <= 15, > 15) on a lane numbered by warpSize, in a
   /// function that shuffles by 16: the halves of a 32-lane warp, where a
   /// wavefront's halves meet at lane 32.

@@ -163,14 +163,25 @@ private:
       onScan(For->getCond(), V, Ctx);
   }
 
+  /// `V < bound` in a loop condition, alone or as one side of an `&&`
+  /// (`k < 32 && k0 + k < n`).
+  static const BinaryOperator *upperBound(const Expr *Cond, const VarDecl *V) {
+    const auto *B = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+    if (!B)
+      return nullptr;
+    if (B->getOpcode() == BO_LAnd) {
+      const BinaryOperator *Left = upperBound(B->getLHS(), V);
+      return Left ? Left : upperBound(B->getRHS(), V);
+    }
+    return B->getOpcode() == BO_LT && varOf(B->getLHS()) == V ? B : nullptr;
+  }
+
   /// for (k = 0; k < 32; ++k) v = __shfl_sync(m, x, k): a broadcast from
   /// every lane of a 32-lane warp in turn; lanes 32-63 are never read.
   void onLaneByLane(const ForStmt *For, const VarDecl *V, ASTContext &Ctx) {
     const auto *Inc = dyn_cast_or_null<UnaryOperator>(For->getInc());
-    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
-    if (!Inc || !Inc->isIncrementOp() || varOf(Inc->getSubExpr()) != V || !Cond ||
-        Cond->getOpcode() != BO_LT || varOf(Cond->getLHS()) != V)
+    const BinaryOperator *Cond = upperBound(For->getCond(), V);
+    if (!Inc || !Inc->isIncrementOp() || varOf(Inc->getSubExpr()) != V || !Cond)
       return;
     std::vector<WarpCall> Shuffles;
     shufflesIn(For->getBody(), context().map(), Shuffles);

@@ -878,6 +878,18 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
                                                        std::initializer_list<int64_t> Values,
                                                        SourceLocation OperatorLoc,
                                                        const FunctionDecl *Around) const {
+  std::optional<WarpConstant> C = cudaViewConstant(E, Ctx, Values, OperatorLoc, Around);
+  // kLanes = 32 in the #else of #if defined(__HIP_PLATFORM_AMD__): the port
+  // compiles the project's own AMD definition instead.
+  if (C && C->DefinitionLoc.isValid() && onlyInCudaView(C->DefinitionLoc, Ctx))
+    return std::nullopt;
+  return C;
+}
+
+std::optional<WarpConstant> WarpAnalysis::cudaViewConstant(const Expr *E, ASTContext &Ctx,
+                                                           std::initializer_list<int64_t> Values,
+                                                           SourceLocation OperatorLoc,
+                                                           const FunctionDecl *Around) const {
   if (!E)
     return std::nullopt;
   if (!Around)
@@ -898,9 +910,6 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
                                        !isa<IntegerLiteral>(Local->getInit()->IgnoreParenImpCasts()))
     return warpConstant(Local->getInit(), Ctx, Values, OperatorLoc, Around);
   std::optional<int64_t> V = foldedValue(S, Ctx);
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); !V && Ref)
-    if (const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl()))
-      V = defaultOnlyArgument(P, Ctx);
   if (!V || !isOneOf(*V, Values))
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -919,7 +928,7 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
         return Found;
     } else if (auto Found = compositeWarpConstant(
                    S, C, OperatorLoc, SM, Ctx.getLangOpts(), AnyName,
-                   [&](const VarDecl *Var) { return readOnlyLocal(Var, Ctx); })) {
+                   [&](const VarDecl *Var) { return keepsValue(Var, Ctx); })) {
       return Found;
     }
   }
@@ -973,6 +982,17 @@ const WarpAnalysis::LocalUses &WarpAnalysis::localUses(const FunctionDecl *F,
   return Uses;
 }
 
+bool WarpAnalysis::unwrittenParameter(const ParmVarDecl *P, ASTContext &Ctx) const {
+  const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
+  return F && F->getBody() && !localUses(F, Ctx).Written.contains(P);
+}
+
+bool WarpAnalysis::keepsValue(const VarDecl *V, ASTContext &Ctx) const {
+  if (const auto *P = dyn_cast<ParmVarDecl>(V))
+    return unwrittenParameter(P, Ctx) && defaultOnlyArgument(P, Ctx);
+  return readOnlyLocal(V, Ctx);
+}
+
 bool WarpAnalysis::readOnlyLocal(const VarDecl *V, ASTContext &Ctx) const {
   if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
       !V->getType()->isIntegerType() || V->getType().isVolatileQualified() || !V->getIdentifier())
@@ -994,6 +1014,8 @@ std::optional<int64_t> WarpAnalysis::foldedValue(const Expr *E, ASTContext &Ctx,
   if (!E || E->isValueDependent() || Depth > 3)
     return std::nullopt;
   E = E->IgnoreParenImpCasts();
+  if (const auto *P = dyn_cast_or_null<ParmVarDecl>(varOf(E)))
+    return unwrittenParameter(P, Ctx) ? defaultOnlyArgument(P, Ctx) : std::nullopt;
   if (const VarDecl *V = varOf(E))
     return readOnlyLocal(V, Ctx) ? foldedValue(V->getInit(), Ctx, Depth + 1) : std::nullopt;
   const auto *B = dyn_cast<BinaryOperator>(E);
@@ -1163,6 +1185,23 @@ WarpAnalysis::WarpCalls WarpAnalysis::warpCallsAround(const FunctionDecl *F,
   }
   CallsAround[F] = Found;
   return Found;
+}
+
+/// i + i / 32, i + (i >> 5): one padding slot per 32 shared-memory words,
+/// against bank conflicts; the 32 counts banks (32 on DCU too), not lanes.
+bool bankPadding(const BinaryOperator *B, ASTContext &Ctx) {
+  if (B->getOpcode() != BO_Div && B->getOpcode() != BO_Shr)
+    return false;
+  const auto *Sum = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(B, Ctx));
+  if (!Sum || Sum->getOpcode() != BO_Add)
+    return false;
+  const Expr *Index = B->getLHS()->IgnoreParenImpCasts();
+  const Expr *Other = (Sum->getLHS()->IgnoreParenImpCasts() == B ? Sum->getRHS() : Sum->getLHS())
+                          ->IgnoreParenImpCasts();
+  llvm::FoldingSetNodeID IndexId, OtherId;
+  Index->Profile(IndexId, Ctx, /*Canonical=*/true);
+  Other->Profile(OtherId, Ctx, /*Canonical=*/true);
+  return IndexId == OtherId;
 }
 
 std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
@@ -1385,7 +1424,7 @@ static bool codeReadsWarpSize(ASTContext &Ctx) {
   return false;
 }
 
-bool WarpAnalysis::onlyInCudaView(SourceLocation Loc, ASTContext &Ctx) {
+bool WarpAnalysis::onlyInCudaView(SourceLocation Loc, ASTContext &Ctx) const {
   const SourceManager &SM = Ctx.getSourceManager();
   Loc = SM.getSpellingLoc(Loc);
   if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
@@ -1399,6 +1438,23 @@ bool WarpAnalysis::onlyInCudaView(SourceLocation Loc, ASTContext &Ctx) {
   }
   return llvm::any_of(It->second, [Offset = Offset](const AmdPathBranch &B) {
     return B.NotCompiled && Offset >= B.Begin && Offset < B.End;
+  });
+}
+
+bool WarpAnalysis::readsCudaViewOnly(const Expr *E, ASTContext &Ctx, int Depth) const {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (onlyInCudaView(E->getBeginLoc(), Ctx)) // a macro's body: its spelling
+    return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+    if (onlyInCudaView(Ref->getDecl()->getLocation(), Ctx))
+      return true;
+    return V && V->hasLocalStorage() && readsCudaViewOnly(V->getInit(), Ctx, Depth + 1);
+  }
+  return llvm::any_of(E->children(), [&](const Stmt *Child) {
+    return readsCudaViewOnly(dyn_cast_or_null<Expr>(Child), Ctx, Depth + 1);
   });
 }
 

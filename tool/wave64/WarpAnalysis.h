@@ -151,6 +151,9 @@ llvm::StringRef builtinVariable(const clang::Expr *E);
 const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ctx);
 /// The nearest parent of E that is not a paren or implicit cast; Child is set
 /// to the expression directly under it.
+/// i + i / 32, i + (i >> 5): one padding slot per 32 shared-memory words,
+/// against bank conflicts; the 32 counts banks (32 on DCU too), not lanes.
+bool bankPadding(const clang::BinaryOperator *B, clang::ASTContext &Ctx);
 const clang::Stmt *parentSkippingParens(const clang::Expr *E, clang::ASTContext &Ctx,
                                         const clang::Expr **Child = nullptr);
 bool isDeviceFunction(const clang::FunctionDecl *F);
@@ -205,6 +208,12 @@ public:
                                            std::initializer_list<int64_t> Values,
                                            clang::SourceLocation OperatorLoc = {},
                                            const clang::FunctionDecl *Around = nullptr) const;
+  /// warpConstant as the CUDA parse sees it, also where the port takes the
+  /// constant from the project's own AMD branch.
+  std::optional<WarpConstant> cudaViewConstant(const clang::Expr *E, clang::ASTContext &Ctx,
+                                               std::initializer_list<int64_t> Values,
+                                               clang::SourceLocation OperatorLoc,
+                                               const clang::FunctionDecl *Around) const;
   /// Classifies the lane mask of a warp call.
   MaskInfo classifyMask(const WarpCall &Call, const FunctionFlow &Flow,
                         clang::ASTContext &Ctx) const;
@@ -240,7 +249,11 @@ public:
   /// Whether Loc lies in a preprocessor branch that a HIP compile for AMD
   /// GPUs drops (AmdPaths.h): a declaration the port replaces with its own
   /// AMD branch's, so what the CUDA view reads there says nothing of it.
-  bool onlyInCudaView(clang::SourceLocation Loc, clang::ASTContext &Ctx);
+  bool onlyInCudaView(clang::SourceLocation Loc, clang::ASTContext &Ctx) const;
+  /// Whether E's value reads a constant or macro that only the CUDA view
+  /// defines (through local variables' initialisers): the port computes it
+  /// from the project's own AMD definition.
+  bool readsCudaViewOnly(const clang::Expr *E, clang::ASTContext &Ctx, int Depth = 0) const;
   /// Whether T is spelled through a typedef that only the CUDA view declares.
   bool typeOnlyInCudaView(clang::QualType T, clang::ASTContext &Ctx);
   /// How the translation unit groups lanes (computed once; see LaneGrouping).
@@ -274,7 +287,7 @@ private:
 
   const ApiMap &Map;
   std::optional<LaneGrouping> Grouping;
-  llvm::DenseMap<clang::FileID, std::vector<AmdPathBranch>> DroppedBranches;
+  mutable llvm::DenseMap<clang::FileID, std::vector<AmdPathBranch>> DroppedBranches;
   llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::BinaryOperator *>>
       BitAddressing;
   struct WarpCalls {
@@ -288,6 +301,11 @@ private:
                       clang::ASTContext &Ctx) const;
   /// A local integer that keeps its initial value: every use only reads it.
   bool readOnlyLocal(const clang::VarDecl *V, clang::ASTContext &Ctx) const;
+  /// A parameter its function's body only reads.
+  bool unwrittenParameter(const clang::ParmVarDecl *P, clang::ASTContext &Ctx) const;
+  /// A read-only local, or an unwritten parameter every call leaves at its
+  /// default: a name for one value in the whole function.
+  bool keepsValue(const clang::VarDecl *V, clang::ASTContext &Ctx) const;
   struct LocalUses {
     llvm::DenseSet<const clang::VarDecl *> Written;
     llvm::DenseMap<const clang::VarDecl *, unsigned> Refs;

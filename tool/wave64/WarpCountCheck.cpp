@@ -55,6 +55,10 @@ private:
           isBlockName(D->getName()))
         return D->getName().str();
     }
+    // C::kThreads of a template's pattern: a member of its parameter
+    if (const auto *Member = dyn_cast<DependentScopeDeclRefExpr>(E);
+        Member && Member->getDeclName().isIdentifier() && isBlockName(Member->getDeclName().getAsString()))
+      return Member->getDeclName().getAsString();
     return {};
   }
 
@@ -162,7 +166,7 @@ private:
   }
 
   void onDivision(const BinaryOperator *B, ASTContext &Ctx) {
-    if (!inTranslatedCode(context(), B->getOperatorLoc()))
+    if (!inTranslatedCode(context(), B->getOperatorLoc()) || bankPadding(B, Ctx))
       return;
     bool Outside = false;
     const FunctionDecl *F = checkedFunction(B, Ctx, &Outside);
