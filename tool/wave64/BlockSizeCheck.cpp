@@ -156,7 +156,9 @@ private:
     if (const auto *Mul = dyn_cast<BinaryOperator>(E); Mul && Mul->getOpcode() == BO_Mul)
       for (auto [Side, Other] : {std::pair(Mul->getLHS(), Mul->getRHS()),
                                  std::pair(Mul->getRHS(), Mul->getLHS())})
-        if (auto C = analysis().warpConstant(Side, Ctx, {32}, Mul->getOperatorLoc(), Kernel);
+        if (auto C = containsSizeof(Side) // sizeof(float) * 8: 32 bits, not lanes
+                         ? std::nullopt
+                         : analysis().warpConstant(Side, Ctx, {32}, Mul->getOperatorLoc(), Kernel);
             C && !roundsTo32(Other, Ctx)) {
           Product = Mul;
           return C;
@@ -177,6 +179,15 @@ private:
       if (auto C = productWith32(dyn_cast_or_null<Expr>(Child), Kernel, Ctx, Product))
         return C;
     return std::nullopt;
+  }
+
+  static bool containsSizeof(const Expr *E) {
+    if (!E)
+      return false;
+    if (isa<UnaryExprOrTypeTraitExpr>(E))
+      return true;
+    return llvm::any_of(E->children(),
+                        [](const Stmt *Child) { return containsSizeof(dyn_cast_or_null<Expr>(Child)); });
   }
 
   /// `(n + 31) / 32` in `(n + 31) / 32 * 32`: the product rounds a thread

@@ -42,6 +42,8 @@ const LaneMathShape Shapes[] = {
     {BO_NE, TaintAnyLane, 31, Kind::LastLane, true},    // lane != 31
     {BO_GT, TaintAnyLane, 31, Kind::LastLane, false},   // lane + d > 31: past the last lane
     {BO_LE, TaintAnyLane, 31, Kind::LastLane, false},   // lane + d <= 31: up to the last lane
+    {BO_LT, TaintAnyLane, 32, Kind::LastLane, false},   // lane + d < 32
+    {BO_GE, TaintAnyLane, 32, Kind::LastLane, false},   // lane + d >= 32: past the last lane
     {BO_Add, TaintAnyLane, 32, Kind::LaneStride, true}, // i += 32 for i from a lane
     {BO_Sub, TaintAnyLane, 32, Kind::LaneStride, false},
 };
@@ -489,7 +491,7 @@ private:
     std::string Message = "'" + exprText(B, SM) + "' " + whatItAssumes(K);
     std::vector<Wave64Fix> Fixes;
     Severity Level = Severity::Warning;
-    const std::string Want = K == Kind::LastLane    ? "warpSize - 1"
+    const std::string Want = K == Kind::LastLane    ? (C.Value == 32 ? "warpSize" : "warpSize - 1")
                              : K == Kind::HalfSplit ? "warpSize / 2"
                                                     : "warpSize";
     if (C.Named) {

@@ -826,7 +826,11 @@ static std::optional<WarpConstant> declaredWarpConstant(const DeclRefExpr *Ref, 
   if (!D->getIdentifier() || SM.isInSystemHeader(D->getLocation()) ||
       !(AnyName || isWarpName(D->getName())))
     return std::nullopt;
-  C = namedConstant(C, D->getName(), D->getLocation());
+  // A parameter without a default gets its value at the calls: no single
+  // line defines it, so the finding stays at the use.
+  const auto *Param = dyn_cast<ParmVarDecl>(D);
+  C = namedConstant(C, D->getName(),
+                    Param && !Param->hasDefaultArg() ? SourceLocation() : D->getLocation());
   if (const auto *Var = dyn_cast<VarDecl>(D))
     if (const auto *Lit = dyn_cast_or_null<IntegerLiteral>(
             Var->getInit() ? Var->getInit()->IgnoreParenImpCasts() : nullptr))
@@ -989,7 +993,7 @@ bool WarpAnalysis::unwrittenParameter(const ParmVarDecl *P, ASTContext &Ctx) con
 
 bool WarpAnalysis::keepsValue(const VarDecl *V, ASTContext &Ctx) const {
   if (const auto *P = dyn_cast<ParmVarDecl>(V))
-    return unwrittenParameter(P, Ctx) && defaultOnlyArgument(P, Ctx);
+    return unwrittenParameter(P, Ctx) && argumentOfEveryCall(P, Ctx);
   return readOnlyLocal(V, Ctx);
 }
 
@@ -1015,7 +1019,7 @@ std::optional<int64_t> WarpAnalysis::foldedValue(const Expr *E, ASTContext &Ctx,
     return std::nullopt;
   E = E->IgnoreParenImpCasts();
   if (const auto *P = dyn_cast_or_null<ParmVarDecl>(varOf(E)))
-    return unwrittenParameter(P, Ctx) ? defaultOnlyArgument(P, Ctx) : std::nullopt;
+    return unwrittenParameter(P, Ctx) ? argumentOfEveryCall(P, Ctx) : std::nullopt;
   if (const VarDecl *V = varOf(E))
     return readOnlyLocal(V, Ctx) ? foldedValue(V->getInit(), Ctx, Depth + 1) : std::nullopt;
   const auto *B = dyn_cast<BinaryOperator>(E);
@@ -1075,20 +1079,26 @@ bool WarpAnalysis::widthIndependent(const FunctionDecl *F, ASTContext &Ctx) cons
           }));
 }
 
-std::optional<int64_t> WarpAnalysis::defaultOnlyArgument(const ParmVarDecl *P,
+std::optional<int64_t> WarpAnalysis::argumentOfEveryCall(const ParmVarDecl *P,
                                                          ASTContext &Ctx) const {
   const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
-  if (!F || !P->hasDefaultArg() || P->hasUnparsedDefaultArg() ||
-      P->hasUninstantiatedDefaultArg())
+  if (!F || P->hasUnparsedDefaultArg() || P->hasUninstantiatedDefaultArg())
     return std::nullopt;
-  std::optional<int64_t> Default = constantOf(P->getDefaultArg(), Ctx);
-  if (!Default)
+  std::optional<int64_t> Value;
+  if (P->hasDefaultArg() && !(Value = constantOf(P->getDefaultArg(), Ctx)))
     return std::nullopt;
+  bool Passed = false;
   for (const CallExpr *Call : callsTo(F, Ctx))
-    for (auto [Arg, Param] : boundParameters(Call, F))
-      if (Param == P && !isa<CXXDefaultArgExpr>(Arg) && constantOf(Arg, Ctx) != Default)
+    for (auto [Arg, Param] : boundParameters(Call, F)) {
+      if (Param != P || isa<CXXDefaultArgExpr>(Arg))
+        continue;
+      std::optional<int64_t> Here = constantOf(Arg, Ctx);
+      if (!Here || (Value && *Here != *Value))
         return std::nullopt;
-  return Default;
+      Value = Here;
+      Passed = true;
+    }
+  return P->hasDefaultArg() || Passed ? Value : std::nullopt;
 }
 
 bool WarpAnalysis::spelledAsWarpWidth(const Expr *E, ASTContext &Ctx) const {

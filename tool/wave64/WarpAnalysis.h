@@ -318,8 +318,8 @@ private:
   std::optional<int64_t> foldedValue(const clang::Expr *E, clang::ASTContext &Ctx,
                                      int Depth = 0) const;
   /// The value of P where every call in the unit leaves it at its default
-  /// (`int width = 32`) or passes that same value.
-  std::optional<int64_t> defaultOnlyArgument(const clang::ParmVarDecl *P,
+  /// (`int width = 32`) or passes that same constant (`groupMax(v, 32)`).
+  std::optional<int64_t> argumentOfEveryCall(const clang::ParmVarDecl *P,
                                              clang::ASTContext &Ctx) const;
   /// The unit's calls of F (all calls indexed on first use).
   llvm::ArrayRef<const clang::CallExpr *> callsTo(const clang::FunctionDecl *F,
