@@ -588,7 +588,8 @@ unsigned WarpAnalysis::warpIndexTaint(const BinaryOperator *B, BinaryOperatorKin
     Bits |= TaintLane;
   // A lane over the whole wavefront (tid % warpSize): strides of 32 around
   // it still assume 32 lanes.
-  if ((Op == BO_Rem || Op == BO_And) && (L & TaintThread) && referencesWarpSize(B->getRHS()))
+  if ((Op == BO_Rem || Op == BO_And) && (L & TaintThread) &&
+      (referencesWarpSize(B->getRHS()) || wavefrontInPort(B->getRHS(), Op == BO_Rem ? 32 : 31, Ctx)))
     Bits |= TaintWideLane;
   if (Op == BO_And && (((L & TaintThread) && warpConstant(B->getRHS(), Ctx, {31})) ||
                        ((R & TaintThread) && warpConstant(B->getLHS(), Ctx, {31}))))
@@ -890,6 +891,11 @@ std::optional<WarpConstant> WarpAnalysis::warpConstant(const Expr *E, ASTContext
   return C;
 }
 
+bool WarpAnalysis::wavefrontInPort(const Expr *E, int64_t CudaValue, ASTContext &Ctx) const {
+  std::optional<WarpConstant> C = cudaViewConstant(E, Ctx, {CudaValue}, {}, nullptr);
+  return C && C->DefinitionLoc.isValid() && onlyInCudaView(C->DefinitionLoc, Ctx);
+}
+
 std::optional<WarpConstant> WarpAnalysis::cudaViewConstant(const Expr *E, ASTContext &Ctx,
                                                            std::initializer_list<int64_t> Values,
                                                            SourceLocation OperatorLoc,
@@ -1180,7 +1186,7 @@ WarpAnalysis::WarpCalls WarpAnalysis::warpCallsAround(const FunctionDecl *F,
   using namespace clang::ast_matchers;
   WarpCalls Found;
   auto Scan = [&](const Stmt *Body) {
-    Found.WarpWork |= referencesWarpSize(Body);
+    Found.WarpWork |= referencesWarpSize(Body) || readsPortWavefront(Body, Ctx);
     for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *Body, Ctx))
       if (auto W = asWarpCall(Node.getNodeAs<CallExpr>("call"), Map)) {
         Found.WarpWork = true;
@@ -1434,6 +1440,18 @@ static bool codeReadsWarpSize(ASTContext &Ctx) {
   return false;
 }
 
+bool WarpAnalysis::readsPortWavefront(const Stmt *S, ASTContext &Ctx) const {
+  using namespace clang::ast_matchers;
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Refs = S ? match(findAll(declRefExpr(to(varDecl(hasType(isInteger())))).bind("ref")), *S, Ctx)
+                : match(declRefExpr(to(varDecl(hasType(isInteger())))).bind("ref"), Ctx);
+  return llvm::any_of(Refs, [&](const BoundNodes &Node) {
+    const auto *Ref = Node.getNodeAs<DeclRefExpr>("ref");
+    return !SM.isInSystemHeader(SM.getExpansionLoc(Ref->getBeginLoc())) &&
+           wavefrontInPort(Ref, 32, Ctx);
+  });
+}
+
 bool WarpAnalysis::onlyInCudaView(SourceLocation Loc, ASTContext &Ctx) const {
   const SourceManager &SM = Ctx.getSourceManager();
   Loc = SM.getSpellingLoc(Loc);
@@ -1500,14 +1518,17 @@ LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
     FixedLane |= readsFixedGroupLane(*W, Ctx);
   }
   Grouping = LaneGrouping::WarpWide;
-  if (Shuffles && !WholeWarp && !InGroup && !codeReadsWarpSize(Ctx))
+  // kWave of a project's own AMD path is 64 in the port: a wavefront width
+  // as warpSize is, and the same offsets then cross the groups.
+  auto ReadsWavefront = [&] { return codeReadsWarpSize(Ctx) || readsPortWavefront(nullptr, Ctx); };
+  if (Shuffles && !WholeWarp && !InGroup && !ReadsWavefront())
     Grouping = LaneGrouping::WidthPinnedGroups;
   else if (Shuffles && !WholeWarp && (!InGroup || FixedLane))
     Grouping = LaneGrouping::ExplicitGroups;
   // Shuffles within a group by offsets below 32 and nothing else crossing
   // lanes: a reduction from 16 leaves each group's total in its own leader
   // (lane 0 and lane 32), which the lane and warp ids by 32 name.
-  else if (Shuffles && !WholeWarp && !codeReadsWarpSize(Ctx))
+  else if (Shuffles && !WholeWarp && !ReadsWavefront())
     Grouping = LaneGrouping::ConsistentGroups;
   return *Grouping;
 }

@@ -208,6 +208,14 @@ public:
                                            std::initializer_list<int64_t> Values,
                                            clang::SourceLocation OperatorLoc = {},
                                            const clang::FunctionDecl *Around = nullptr) const;
+  /// Whether E is the warp width (CudaValue: 32, or 31 for a lane mask) only
+  /// in the CUDA view, and the project's own AMD branch gives the port the
+  /// wavefront's (kWave: 32 in the #else of __HIP_PLATFORM_AMD__, 64 in it):
+  /// for the port, E is a wavefront width as warpSize is.
+  bool wavefrontInPort(const clang::Expr *E, int64_t CudaValue, clang::ASTContext &Ctx) const;
+  /// Whether S (the whole unit when null), outside system headers, reads
+  /// such a width.
+  bool readsPortWavefront(const clang::Stmt *S, clang::ASTContext &Ctx) const;
   /// warpConstant as the CUDA parse sees it, also where the port takes the
   /// constant from the project's own AMD branch.
   std::optional<WarpConstant> cudaViewConstant(const clang::Expr *E, clang::ASTContext &Ctx,
@@ -229,7 +237,8 @@ public:
   /// Whether F, or a function it calls, shuffles (cached).
   bool shufflesAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
   /// Whether F, or a function it calls, does warp-level work: any warp call
-  /// (shuffle, vote, ballot, __syncwarp, __activemask) or a read of warpSize.
+  /// (shuffle, vote, ballot, __syncwarp, __activemask) or a read of warpSize
+  /// (or of a width the project's own AMD branch makes the wavefront's).
   /// Without it, a 32 in F is no lane count that a rewrite could safely change.
   bool warpWorkAround(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
   /// Whether F's results cannot depend on the wavefront's width: no warp
