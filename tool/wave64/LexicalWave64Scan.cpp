@@ -351,15 +351,26 @@ selectedBranches(const std::string &Text,
 /// test of the value (#if __CUDA_ARCH__ >= 700) is kept as written, and is
 /// false on AMD, where __CUDA_ARCH__ is undefined: the AMD compile takes its
 /// other branch, which the host pass saw.
+static bool testsArchDefined(const BranchCondition &C) {
+  return C.Plain && C.Names.size() == 1 && C.Names[0] == "__CUDA_ARCH__" &&
+         (C.Directive == "ifdef" || C.Directive == "ifndef" || C.TestsDefined);
+}
+
 std::vector<ByteRange> devicePassBranches(const std::string &Text) {
-  auto TestsArchDefined = [](const BranchCondition &C) {
-    return C.Plain && C.Names.size() == 1 && C.Names[0] == "__CUDA_ARCH__" &&
-           (C.Directive == "ifdef" || C.Directive == "ifndef" || C.TestsDefined);
-  };
-  return selectedBranches(Text, [&](const BranchCondition &C, const BranchCondition &Opening) {
+  return selectedBranches(Text, [](const BranchCondition &C, const BranchCondition &Opening) {
     if (C.Directive == "else")
-      return TestsArchDefined(Opening) && (Opening.Directive == "ifndef" || Opening.Negated);
-    return C.Directive != "ifndef" && TestsArchDefined(C) && !C.Negated;
+      return testsArchDefined(Opening) && (Opening.Directive == "ifndef" || Opening.Negated);
+    return C.Directive != "ifndef" && testsArchDefined(C) && !C.Negated;
+  });
+}
+
+/// The #if / #elif branches that read __CUDA_ARCH__'s value (#if
+/// __CUDA_ARCH__ >= 800): kept by the translation and false on AMD, also
+/// inside a device-pass branch.
+std::vector<ByteRange> archValueBranches(const std::string &Text) {
+  return selectedBranches(Text, [](const BranchCondition &C, const BranchCondition &) {
+    return C.Directive != "else" && llvm::is_contained(C.Names, "__CUDA_ARCH__") &&
+           !testsArchDefined(C);
   });
 }
 
@@ -389,6 +400,10 @@ void scanWave64Lexically(const std::string &Text, const std::string &Path, const
       Masked[I] = '\n';
   for (const ByteRange &B : Branches)
     Masked.replace(B.Begin, B.End - B.Begin, Text, B.Begin, B.End - B.Begin);
+  for (const ByteRange &B : archValueBranches(Text)) // nested value tests: not on AMD
+    for (unsigned I = B.Begin; I < B.End; ++I)
+      if (Masked[I] != '\n')
+        Masked[I] = ' ';
   Scan(Masked, Path, Map, Out, What).run();
 }
 

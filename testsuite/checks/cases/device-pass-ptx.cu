@@ -38,3 +38,16 @@ __global__ void probe(float *out) {
 }
 
 int main() { return 0; }
+
+// A value test nested in a device-pass branch is false on AMD too: quiet.
+__device__ float nestedExp2(float x) {
+  float y = x;
+#ifdef __CUDA_ARCH__
+#if __CUDA_ARCH__ >= 800
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+#else
+  y = exp2f(x);
+#endif
+#endif
+  return y;
+}
