@@ -11,11 +11,12 @@ compares each printed result line with the original's:
               wrong, and where it applies the program is right at 64 lanes);
   * plain     the translation without fixes: the lines it gets wrong are the
               wave64 hazards (at least one must differ, or the fixes prove nothing);
-  * partial   the fixed translation with its lane strides put back to 32 (the
-              partial fixes --fix-wave64 made before lane strides, and strides
-              over a lane spelled tid - (warp << 5), were findings): each of
-              their kernels must differ, or this harness could not see a
-              wrong fix.
+  * partial   the fixed translation with its lane strides and last-lane
+              guards put back to 32 (the partial fixes --fix-wave64 made before
+              lane strides, strides over a lane spelled tid - (warp << 5), and
+              the guards `lane + d <= 31` and `lane + 1 >= 32`, were findings):
+              each of their kernels must differ, or this harness could not see
+              a wrong fix.
 
   fix_behaviour.py --tool cu2dcu [--build-only | --run-only] [--work DIR] [--out FILE]
 
@@ -34,10 +35,12 @@ sys.path.insert(0, os.path.dirname(HERE))
 import emulation_suite  # noqa: E402  (header generation and runs)
 
 SOURCE = os.path.join(HERE, "fix_kernels.cu")
-# The lane strides, as --fix-wave64 writes them and as a partial fix left them,
+# The lane strides and last-lane guards, as --fix-wave64 writes them and as a partial fix left them,
 # with the kernel each is in.
-STRIDES = (("c += warpSize", "c += 32", "rowSums"),
-           ("x += warpSize", "x += 32", "rowSumsByDifference"))
+WIDENED = (("c += warpSize", "c += 32", "rowSums"),
+           ("x += warpSize", "x += 32", "rowSumsByDifference"),
+           ("lane + d <= warpSize - 1", "lane + d <= 31", "blockSuffixSums"),
+           ("lane + 1 >= warpSize", "lane + 1 >= 32", "blockPrefixTotals"))
 VARIANTS = ("original", "plain", "fixed", "partial")
 
 
@@ -69,11 +72,11 @@ def sources(args):
     plain = translate(args, [], os.path.join(args.work, "plain.cu"))
     fixed = translate(args, ["--fix-wave64"], os.path.join(args.work, "fixed.cu"))
     partial = fixed
-    for stride_fixed, stride_partial, _ in STRIDES:
-        if fixed.count(stride_fixed) != 1:
-            sys.exit(f"fix_behaviour: the fixed translation has {fixed.count(stride_fixed)} "
-                     f"'{stride_fixed}', expected one")
-        partial = partial.replace(stride_fixed, stride_partial)
+    for as_fixed, as_partial, _ in WIDENED:
+        if fixed.count(as_fixed) != 1:
+            sys.exit(f"fix_behaviour: the fixed translation has {fixed.count(as_fixed)} "
+                     f"'{as_fixed}', expected one")
+        partial = partial.replace(as_fixed, as_partial)
     with open(os.path.join(args.work, "partial.cu"), "w") as f:
         f.write(partial)
     shutil.copy(SOURCE, os.path.join(args.work, "original.cu"))
@@ -126,7 +129,7 @@ def judge(args):
         "fixed prints the original's every line": exits["fixed"] == 0 and not differs["fixed"],
         "plain differs somewhere (a hazard to fix)": bool(differs["plain"]),
     }
-    for _, _, kernel in STRIDES:
+    for _, _, kernel in WIDENED:
         checks["partial fix differs in " + kernel] = kernel in differs["partial"]
     return all(checks.values()), {"printed": printed, "exit": exits, "differs": differs,
                                   "checks": checks}

@@ -62,6 +62,50 @@ __global__ void aggregatedCount(const int *keys, int *counts) {
     atomicAdd(&counts[key], __popc(mask));
 }
 
+// Suffix sums over a block: a shuffle-down scan within each warp, guarded by
+// the last-lane test `lane + d <= 31`, then the later warps' totals. The ballot
+// reads the whole warp, so the fix widens the grouping, the guard included;
+// a guard left at 31 drops lanes 32-63 of each wavefront.
+__global__ void blockSuffixSums(const int *in, int *out, int *positives) {
+  __shared__ int warpTotals[32];
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x % 32;
+  int warp = threadIdx.x / 32;
+  int v = in[tid];
+  for (int d = 1; d < 32; d *= 2) {
+    int next = __shfl_down_sync(FULL_MASK, v, d);
+    if (lane + d <= 31)
+      v += next;
+  }
+  if (lane == 0)
+    warpTotals[warp] = v;
+  unsigned positive = __ballot_sync(FULL_MASK, in[tid] > 6);
+  if (lane == 0)
+    atomicAdd(positives, __popc(positive));
+  __syncthreads();
+  for (int w = warp + 1; w < blockDim.x / 32; w++)
+    v += warpTotals[w];
+  out[tid] = v;
+}
+
+// Block totals from the last lane of each warp's inclusive scan, found by
+// `lane + 1 >= 32`; a guard left at 32 lets lanes 31-63 all add.
+__global__ void blockPrefixTotals(const int *in, int *totals, int *positives) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x & 31;
+  int v = in[tid];
+  for (int d = 1; d < 32; d <<= 1) {
+    int prev = __shfl_up_sync(FULL_MASK, v, d);
+    if (lane >= d)
+      v += prev;
+  }
+  if (lane + 1 >= 32)
+    atomicAdd(&totals[blockIdx.x], v);
+  unsigned positive = __ballot_sync(FULL_MASK, in[tid] > 6);
+  if (lane == 0)
+    atomicAdd(positives, __popc(positive));
+}
+
 int main() {
   const int rows = 96, cols = 200, n = rows * cols, blocks = 4, threads = 256;
   int *in, *out, host[n];
@@ -94,6 +138,22 @@ int main() {
   for (int k = 0; k < 8; k++)
     check += (long long)(k + 1) * host[k];
   printf("aggregatedCount %lld\n", check);
+
+  cudaMemset(out, 0, n * sizeof(int));
+  blockSuffixSums<<<blocks, threads>>>(in, out, out + n - 1);
+  cudaMemcpy(host, out, n * sizeof(int), cudaMemcpyDeviceToHost);
+  check = 0;
+  for (int i = 0; i < blocks * threads; i++)
+    check += (long long)(i % 97 + 1) * host[i];
+  printf("blockSuffixSums %lld_%d\n", check, host[n - 1]);
+
+  cudaMemset(out, 0, n * sizeof(int));
+  blockPrefixTotals<<<blocks, threads>>>(in, out, out + n - 1);
+  cudaMemcpy(host, out, n * sizeof(int), cudaMemcpyDeviceToHost);
+  check = 0;
+  for (int b = 0; b < blocks; b++)
+    check += (long long)(b + 1) * host[b];
+  printf("blockPrefixTotals %lld_%d\n", check, host[n - 1]);
 
   cudaFree(in);
   cudaFree(out);
