@@ -155,7 +155,7 @@ def write_docs(path, schema, check):
     """Replaces the text between the schema markers of path with the tables:
     the API maps' (file, entry, rules), the inline PTX idioms'
     (inline_ptx:file, inline_ptx:entry, inline_ptx:rules) and the warp
-    names' (warp_names:file, warp_names:bit_function)."""
+    names' (warp_names:file and one table per entry kind of its $defs)."""
     tables = {"file": key_table(schema["properties"], schema["required"])}
     tables.update(entry_tables(schema))
     ptx = load_schema(schema_path("inline_ptx"))
@@ -163,8 +163,8 @@ def write_docs(path, schema, check):
     tables.update(entry_tables(ptx, "inline_ptx:"))
     names = load_schema(schema_path("warp_names"))
     tables["warp_names:file"] = key_table(names["properties"], names["required"])
-    bit = names["$defs"]["bit_function"]
-    tables["warp_names:bit_function"] = key_table(bit["properties"], bit["required"])
+    for kind, entry in names["$defs"].items():
+        tables["warp_names:" + kind] = key_table(entry["properties"], entry["required"])
     with open(path) as f:
         text = f.read()
     new = text

@@ -259,6 +259,9 @@ struct WarpNames {
   std::string AmdSwitchNames; // USE_ROCM, WITH_HIP: a project's own AMD path
   /// The shim a shuffle's 32-bit mask passes through in 32-lane groups.
   std::string LaneGroupMaskShim;
+  /// A block collective's algorithm enumerator whose AMD form needs a block
+  /// of whole wavefronts -> the one that works for any block size.
+  std::map<std::string, std::string> WholeWavefrontAlgorithms;
 };
 
 /// One map file's validated entries and the issues found in it, before they

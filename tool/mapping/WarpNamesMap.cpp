@@ -14,8 +14,10 @@ namespace {
 const std::set<std::string> FileKeys = {
     "family",          "lane_index_functions", "lane_mask_functions", "lane_preserving_functions",
     "thread_index_parameters", "bit_functions", "warp_size_names", "lane_mask_names",
-    "thread_index_names", "amd_compile_macros", "amd_switch_names", "lane_group_mask_shim"};
+    "thread_index_names", "amd_compile_macros", "amd_switch_names", "lane_group_mask_shim",
+    "whole_wavefront_algorithms"};
 const std::set<std::string> BitFunctionKeys = {"narrow", "wide", "fix", "note"};
+const std::set<std::string> AlgorithmKeys = {"cuda", "any_block"};
 
 /// Root[Key], a required regular expression.
 bool readPattern(FamilyFileReader &Reader, const YAML::Node &Root, const char *Key,
@@ -92,6 +94,25 @@ bool readAmdCompileMacros(FamilyFileReader &Reader, const YAML::Node &Root, Warp
   return true;
 }
 
+bool readWholeWavefrontAlgorithms(FamilyFileReader &Reader, const YAML::Node &Root,
+                                   WarpNames &Out) {
+  YAML::Node List = Root["whole_wavefront_algorithms"];
+  if (!List)
+    return true;
+  if (!List.IsSequence())
+    return Reader.fail(List.Mark(), "whole_wavefront_algorithms is a list");
+  for (const YAML::Node &N : List) {
+    std::string Error;
+    if (!N.IsMap() || !knownKeys(N, AlgorithmKeys, Error) || yamlScalar(N, "cuda").empty() ||
+        yamlScalar(N, "any_block").empty())
+      return Reader.fail(N.Mark(), Error.empty() ? "a whole_wavefront_algorithms entry gives "
+                                                   "'cuda' and 'any_block'"
+                                                 : Error);
+    Out.WholeWavefrontAlgorithms[yamlScalar(N, "cuda")] = yamlScalar(N, "any_block");
+  }
+  return true;
+}
+
 bool readLaneGroupMaskShim(const YAML::Node &Root, WarpNames &Out) {
   Out.LaneGroupMaskShim = yamlScalar(Root, "lane_group_mask_shim");
   return true;
@@ -127,7 +148,7 @@ bool loadWarpNames(const std::string &Text, const std::string &Path, WarpNames &
            readPattern(Reader, Root, "lane_mask_names", Out.LaneMaskNames) &&
            readPattern(Reader, Root, "thread_index_names", Out.ThreadIndexNames) &&
            readAmdCompileMacros(Reader, Root, Out) &&
-           readLaneGroupMaskShim(Root, Out) &&
+           readLaneGroupMaskShim(Root, Out) && readWholeWavefrontAlgorithms(Reader, Root, Out) &&
            (!Root["amd_switch_names"] ||
             readPattern(Reader, Root, "amd_switch_names", Out.AmdSwitchNames));
   });

@@ -3,12 +3,17 @@
 // last wavefront of such a block runs with idle lanes (a block of 32 threads
 // leaves half of its only wavefront empty). A performance note. A block size
 // built from a warp-size constant is folded into that constant's definition.
+// A block collective whose AMD form needs whole wavefronts (CUB's
+// warp-transpose loads and stores: rocPRIM static_asserts) given such a block
+// does not compile: an error, fixed by the algorithm that works for any block.
 #include "wave64/CheckSupport.h"
 #include "wave64/CheckIds.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Regex.h"
 
 namespace cu2dcu {
 
@@ -23,9 +28,12 @@ public:
 
   void registerMatchers(MatchFinder &Finder) override {
     Finder.addMatcher(cudaKernelCallExpr().bind("launch"), this);
+    Finder.addMatcher(templateSpecializationTypeLoc().bind("collective"), this);
   }
 
   void run(const MatchFinder::MatchResult &Result) override {
+    if (const auto *Collective = Result.Nodes.getNodeAs<TypeLoc>("collective"))
+      return onCollective(Collective->getAs<TemplateSpecializationTypeLoc>(), *Result.Context);
     const auto *Launch = Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch");
     ASTContext &Ctx = *Result.Context;
     if (!Launch || !inTranslatedCode(context(), Launch->getBeginLoc()))
@@ -97,6 +105,63 @@ private:
                          Instance + "')";
     report(blockLoc(Launch), Severity::Note, blockMessage(*Threads, Origin), {}, Written);
   }
+
+  /// `BlockLoad<int, 32, 4, BLOCK_LOAD_WARP_TRANSPOSE>`, written or reached
+  /// through a template argument: rocPRIM's form asserts a block of whole
+  /// wavefronts, so the port does not compile. Reported once where the
+  /// algorithm is written, for the first block size that breaks it.
+  void onCollective(TemplateSpecializationTypeLoc TL, ASTContext &Ctx) {
+    const auto *Spec = TL ? dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+                                TL.getType()->getAsCXXRecordDecl())
+                          : nullptr;
+    if (!Spec || !inTranslatedCode(context(), TL.getTemplateNameLoc()))
+      return;
+    const auto &AnyBlock = context().map().warpNames().WholeWavefrontAlgorithms;
+    const TemplateParameterList *Params = Spec->getSpecializedTemplate()->getTemplateParameters();
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    uint64_t Threads = 1;
+    std::optional<unsigned> Algorithm;
+    for (unsigned I = 0; I < Args.size() && I < Params->size(); ++I) {
+      if (Args[I].getKind() != TemplateArgument::Integral)
+        continue;
+      if (const auto *Enum = Args[I].getIntegralType()->getAs<EnumType>()) {
+        for (const EnumConstantDecl *E : Enum->getOriginalDecl()->enumerators())
+          if (llvm::APSInt::isSameValue(E->getInitVal(), Args[I].getAsIntegral()) &&
+              AnyBlock.count(E->getNameAsString()))
+            Algorithm = I;
+      } else if (llvm::Regex("^block_?dim_?[xyz]$", llvm::Regex::IgnoreCase)
+                     .match(Params->getParam(I)->getName())) {
+        Threads *= Args[I].getAsIntegral().getZExtValue();
+      }
+    }
+    if (!Algorithm || Threads % 64 == 0 || *Algorithm >= TL.getNumArgs())
+      return;
+    const Expr *Written = TL.getArgLoc(*Algorithm).getSourceExpression();
+    const auto *Ref = Written ? dyn_cast<DeclRefExpr>(Written->IgnoreParenImpCasts()) : nullptr;
+    SourceLocation At = Written ? Written->getBeginLoc() : TL.getTemplateNameLoc();
+    if (!ReportedCollectives.insert(At.getRawEncoding()).second)
+      return;
+    std::string Name = Ref ? Ref->getDecl()->getNameAsString() : "";
+    auto Replacement = AnyBlock.find(Name);
+    std::vector<Wave64Fix> Fixes;
+    if (Replacement != AnyBlock.end()) {
+      Fixes.push_back(tokenFix(Ctx.getSourceManager(), Ref->getLocation(), Replacement->second,
+                               "use " + Replacement->second, /*Safe=*/true));
+      Fixes.back().Standalone = true; // the same arrangement at every block size
+    }
+    std::string Type = QualType(TL.getTypePtr(), 0).getAsString(Ctx.getPrintingPolicy());
+    report(At, Severity::Error,
+           "'" + Type + "' has a block of " + std::to_string(Threads) +
+               " threads, not a multiple of 64: its warp-transpose algorithm needs whole "
+               "64-lane wavefronts on AMD (rocPRIM asserts it), so the port does not "
+               "compile; " +
+               (Replacement != AnyBlock.end()
+                    ? Replacement->second + " gives the same blocked arrangement for any block size"
+                    : "choose the block-wide transpose algorithm for such blocks"),
+           std::move(Fixes));
+  }
+
+  llvm::DenseSet<unsigned> ReportedCollectives;
 
   /// The template parameter a block size expression of an instantiation was
   /// written with, if any.
