@@ -241,6 +241,7 @@ struct BitFunction {
 /// as lane values, and the spelling patterns of the lexical scan.
 struct WarpNames {
   std::set<std::string> LaneIndexFunctions;      // __lane_id(), thread_rank()
+  std::set<std::string> WavefrontLaneFunctions;  // __lane_id(): 0-63 on a wavefront
   std::set<std::string> LaneMaskFunctions;       // __ballot64(), __lanemask_lt()
   std::set<std::string> LanePreservingFunctions; // min(lane, n) is still a lane
   std::set<std::string> ThreadIndexParameters;   // lower case: a parameter `int tid`

@@ -12,7 +12,7 @@ namespace cu2dcu {
 namespace {
 
 const std::set<std::string> FileKeys = {
-    "family",          "lane_index_functions", "lane_mask_functions", "lane_preserving_functions",
+    "family",          "lane_index_functions", "wavefront_lane_functions", "lane_mask_functions", "lane_preserving_functions",
     "thread_index_parameters", "bit_functions", "warp_size_names", "lane_mask_names",
     "thread_index_names", "amd_compile_macros", "amd_switch_names", "lane_group_mask_shim",
     "whole_wavefront_algorithms"};
@@ -141,6 +141,7 @@ bool loadWarpNames(const std::string &Text, const std::string &Path, WarpNames &
   FamilyFileReader Reader(Path, Issues);
   return Reader.read(Text, "warp_names", FileKeys, [&](const YAML::Node &Root) {
     return Reader.strings(Root, "lane_index_functions", Out.LaneIndexFunctions) &&
+           Reader.strings(Root, "wavefront_lane_functions", Out.WavefrontLaneFunctions) &&
            Reader.strings(Root, "lane_mask_functions", Out.LaneMaskFunctions) &&
            Reader.strings(Root, "lane_preserving_functions", Out.LanePreservingFunctions) &&
            readParameters(Reader, Root, Out) && readBitFunctions(Reader, Root, Out) &&

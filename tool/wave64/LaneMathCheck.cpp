@@ -161,9 +161,10 @@ private:
     return false;
   }
 
-  /// Whether some use of V meets a lane through Op: k0 + lane (BO_Add),
-  /// lane * share or (lane + 1) * share (BO_Mul).
-  bool joinsLane(const VarDecl *V, BinaryOperatorKind Op, const FunctionFlow &Flow, ASTContext &Ctx) {
+  /// Whether some use of V meets a lane (of the Lanes taints) through Op:
+  /// k0 + lane (BO_Add), lane * share or (lane + 1) * share (BO_Mul).
+  bool joinsLane(const VarDecl *V, BinaryOperatorKind Op, unsigned Lanes, const FunctionFlow &Flow,
+                 ASTContext &Ctx) {
     for (const DeclRefExpr *Ref : Flow.Refs) {
       const Expr *Child = nullptr;
       const auto *B = Ref->getDecl() == V ? dyn_cast_or_null<BinaryOperator>(
@@ -174,18 +175,19 @@ private:
                                 ? B->getRHS()
                                 : B->getLHS(),
                             Flow, Ctx) &
-           TaintLane))
+           Lanes))
         return true;
     }
     return false;
   }
 
   /// for (k0 = 0; k0 < n; k0 += 32) ... x[k0 + lane]: a tile of 32 lanes
-  /// stepped by the warp width.
+  /// stepped by the warp width. Over a lane by warpSize, lanes 32-63 reach
+  /// into the next tile, which they handle again.
   void tileStride(const BinaryOperator *B, const FunctionFlow &Flow, ASTContext &Ctx) {
     const VarDecl *V = varOf(B->getLHS());
     auto C = V ? analysis().warpConstant(B->getRHS(), Ctx, {32}, B->getOperatorLoc()) : std::nullopt;
-    if (C && joinsLane(V, BO_Add, Flow, Ctx))
+    if (C && joinsLane(V, BO_Add, TaintAnyLane, Flow, Ctx))
       found(B, Kind::LaneStride, *C, B->getRHS(), Flow, Ctx);
   }
 
@@ -194,7 +196,8 @@ private:
   void perLaneCount(const BinaryOperator *Div, const FunctionFlow &Flow, ASTContext &Ctx) {
     const VarDecl *Counter = boundedCounter(Div, Flow, Ctx);
     const VarDecl *Share = initialisedVar(Div, Ctx);
-    bool LaneTimesShare = Share && joinsLane(Share, BO_Mul, Flow, Ctx);
+    // Lanes by warpSize past the 32 shares get empty ranges: idle, not wrong.
+    bool LaneTimesShare = Share && joinsLane(Share, BO_Mul, TaintLane, Flow, Ctx);
     auto C = Counter || LaneTimesShare
                  ? analysis().warpConstant(Div->getRHS(), Ctx, {32}, Div->getOperatorLoc())
                  : std::nullopt;

@@ -272,7 +272,7 @@ public:
     unsigned Bits = 0;
     for (const PtxIdiom &I : Idioms)
       if (I.Yields != LaneValue::None && Text.find(I.Ptx) != std::string::npos)
-        Bits |= I.Yields == LaneValue::LaneIndex ? TaintThread : TaintBallot;
+        Bits |= I.Yields == LaneValue::LaneIndex ? TaintThread | TaintWideLane : TaintBallot;
     for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
       if (const VarDecl *V = varOf(Asm->getOutputExpr(I))) {
         Flow.Assigned.insert(V);
@@ -640,6 +640,8 @@ unsigned WarpAnalysis::callTaint(const CallExpr *Call, const FunctionFlow &Flow,
   std::string Name = calleeName(Call);
   if (Names.LaneMaskFunctions.count(Name))
     return TaintBallot;
+  if (Names.WavefrontLaneFunctions.count(Name))
+    return TaintThread | TaintWideLane;
   if (Names.LaneIndexFunctions.count(Name))
     return TaintThread;
   if (Names.LanePreservingFunctions.count(Name)) {
@@ -721,36 +723,43 @@ static std::optional<int64_t> applyBinary(BinaryOperatorKind Op, int64_t L, int6
 }
 
 /// Value of a template-dependent integer expression with every non-type
-/// template parameter replaced by its default argument; WarpName receives the
-/// first warp-named parameter or constant met on the way.
+/// template parameter replaced by its default argument; Named receives the
+/// first warp-named parameter or constant met on the way (its name and where
+/// it is declared: `int kLanes = 32`, the line a port changes).
 static std::optional<int64_t> evalWithDefaults(const Expr *E, ASTContext &Ctx,
-                                               std::string &WarpName, int Depth = 0) {
+                                               WarpConstant &Named, int Depth = 0) {
   if (!E || Depth > 8)
     return std::nullopt;
   E = E->IgnoreParenImpCasts();
   if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
-    return evalWithDefaults(Subst->getReplacement(), Ctx, WarpName, Depth + 1);
+    return evalWithDefaults(Subst->getReplacement(), Ctx, Named, Depth + 1);
   if (!E->isValueDependent() && !E->isTypeDependent()) {
     Expr::EvalResult R;
     if (!E->EvaluateAsInt(R, Ctx) || !R.Val.getInt().isRepresentableByInt64())
       return std::nullopt;
-    WarpConstant Named;
-    if (WarpName.empty() && warpNameIn(E, Ctx.getSourceManager(), Ctx.getLangOpts(), Named))
-      WarpName = Named.Name;
+    if (Named.Name.empty())
+      warpNameIn(E, Ctx.getSourceManager(), Ctx.getLangOpts(), Named);
     return R.Val.getInt().getExtValue();
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const auto *P = dyn_cast<NonTypeTemplateParmDecl>(Ref->getDecl());
     if (!P || !P->hasDefaultArgument())
       return std::nullopt;
-    if (WarpName.empty() && P->getIdentifier() && isWarpName(P->getName()))
-      WarpName = P->getName().str();
-    return evalWithDefaults(P->getDefaultArgument().getArgument().getAsExpr(), Ctx, WarpName,
-                            Depth + 1);
+    WarpConstant Default;
+    auto V = evalWithDefaults(P->getDefaultArgument().getArgument().getAsExpr(), Ctx, Default,
+                              Depth + 1);
+    // `int kWarpSize = WARP_SIZE` is defined where WARP_SIZE is.
+    if (Named.Name.empty() && !Default.Name.empty())
+      Named = Default;
+    else if (Named.Name.empty() && P->getIdentifier() && isWarpName(P->getName())) {
+      Named.Name = P->getName().str();
+      Named.DefinitionLoc = P->getLocation();
+    }
+    return V;
   }
   if (const auto *B = dyn_cast<BinaryOperator>(E)) {
-    auto L = evalWithDefaults(B->getLHS(), Ctx, WarpName, Depth + 1);
-    auto R = evalWithDefaults(B->getRHS(), Ctx, WarpName, Depth + 1);
+    auto L = evalWithDefaults(B->getLHS(), Ctx, Named, Depth + 1);
+    auto R = evalWithDefaults(B->getRHS(), Ctx, Named, Depth + 1);
     if (!L || !R)
       return std::nullopt;
     return applyBinary(B->getOpcode(), *L, *R);
@@ -775,13 +784,13 @@ static WarpConstant namedConstant(WarpConstant C, llvm::StringRef Name,
 /// parameter (or constant) stands for the warp size.
 static std::optional<WarpConstant> defaultWarpConstant(const Expr *S, ASTContext &Ctx,
                                                        std::initializer_list<int64_t> Values) {
-  std::string Name;
-  auto V = evalWithDefaults(S, Ctx, Name);
-  if (!V || !isOneOf(*V, Values) || Name.empty())
+  WarpConstant Named;
+  auto V = evalWithDefaults(S, Ctx, Named);
+  if (!V || !isOneOf(*V, Values) || Named.Name.empty())
     return std::nullopt;
   WarpConstant C;
   C.Value = *V;
-  return namedConstant(C, Name);
+  return namedConstant(C, Named.Name, Named.DefinitionLoc);
 }
 
 /// blockDim.x / 32.f: a literal, but not one warpSize can replace as is.
@@ -1193,11 +1202,22 @@ WarpAnalysis::WarpCalls WarpAnalysis::warpCallsAround(const FunctionDecl *F,
         Found.Shuffles |= W->isShuffle();
       }
   };
-  Scan(F->getBody());
-  for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *F->getBody(), Ctx)) {
-    const FunctionDecl *Callee = Node.getNodeAs<CallExpr>("call")->getDirectCallee();
-    if (Callee && Callee != F && Callee->hasBody() && !(Found.Shuffles && Found.WarpWork))
-      Scan(Callee->getBody());
+  // The call tree, each function once (topk_rows -> warp_bitonic_sort -> cas,
+  // whose shuffles are the kernel's warp work); a library's own calls are not
+  // followed past the function the code calls.
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen{F};
+  llvm::SmallVector<const FunctionDecl *, 8> Work{F};
+  while (!Work.empty() && !(Found.Shuffles && Found.WarpWork)) {
+    const FunctionDecl *Caller = Work.pop_back_val();
+    Scan(Caller->getBody());
+    if (Caller != F && SM.isInSystemHeader(Caller->getLocation()))
+      continue;
+    for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *Caller->getBody(), Ctx)) {
+      const FunctionDecl *Callee = Node.getNodeAs<CallExpr>("call")->getDirectCallee();
+      if (Callee && Callee->hasBody() && Seen.insert(Callee).second)
+        Work.push_back(Callee);
+    }
   }
   CallsAround[F] = Found;
   return Found;
@@ -1260,15 +1280,19 @@ static int stepDirection(const Expr *Inc, const VarDecl *V, ASTContext &Ctx) {
 
 /// The counter of `for (int o = 16; o > 0; o /= 2)` or `for (int i = 1; i < 32;
 /// i *= 2)` when every value it takes lies in [0, 32): a lane offset that stays
-/// inside a 32-lane group's numbering.
-static const VarDecl *laneBoundedCounter(const ForStmt *Loop, ASTContext &Ctx) {
+/// inside a 32-lane group's numbering. It may start at one of
+/// BoundedParameters (`for (int o = first; ...)`, every call passing 16).
+static const VarDecl *
+laneBoundedCounter(const ForStmt *Loop, ASTContext &Ctx,
+                   const llvm::DenseSet<const VarDecl *> &BoundedParameters = {}) {
   const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
   const auto *V = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
   if (!V || !Loop->getCond())
     return nullptr;
   auto First = constantOf(V->getInit(), Ctx);
   int Direction = stepDirection(Loop->getInc(), V, Ctx);
-  if (!First || *First < 0 || *First >= 32)
+  if (First ? *First < 0 || *First >= 32
+            : !V->getInit() || !BoundedParameters.contains(varOf(V->getInit())))
     return nullptr;
   // `for (int o = 16; o; o >>= 1)`: halving down to 0, tested as a truth value.
   if (varOf(Loop->getCond()) == V)
@@ -1501,10 +1525,15 @@ LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
   using namespace clang::ast_matchers;
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::DenseSet<const VarDecl *> BoundedCounters;
+  std::vector<const ForStmt *> Loops;
   for (const BoundNodes &Node : match(forStmt().bind("loop"), Ctx))
-    if (const VarDecl *V = laneBoundedCounter(Node.getNodeAs<ForStmt>("loop"), Ctx))
+    if (const VarDecl *V = laneBoundedCounter(Loops.emplace_back(Node.getNodeAs<ForStmt>("loop")), Ctx))
       BoundedCounters.insert(V);
-  BoundedCounters.insert_range(laneBoundedParameters(Ctx, BoundedCounters));
+  llvm::DenseSet<const VarDecl *> Parameters = laneBoundedParameters(Ctx, BoundedCounters);
+  BoundedCounters.insert_range(Parameters);
+  for (const ForStmt *Loop : Loops) // `for (int o = first; o > 0; o >>= 1)`
+    if (const VarDecl *V = laneBoundedCounter(Loop, Ctx, Parameters))
+      BoundedCounters.insert(V);
   bool Shuffles = false, WholeWarp = false, InGroup = false, FixedLane = false;
   for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
     const auto *Call = Node.getNodeAs<CallExpr>("call");

@@ -19,7 +19,7 @@ __global__ void sgemv_k32(const float *A, const float *x, float *y, int rows, in
   int row = blockIdx.x * blockDim.y + ty;
   if (row < rows) {
     float sum = 0.f;
-    int nrep = (cols + WARP_SIZE - 1) / WARP_SIZE;
+    int nrep = (cols + WARP_SIZE - 1) / WARP_SIZE;  // expect: W64-LANE-MATH
     for (int w = 0; w < nrep; ++w) {
       int k = w * WARP_SIZE + lane;  // expect: W64-LANE-MATH
       if (k < cols)
