@@ -194,11 +194,12 @@ private:
   /// for (i = 0; i < D / 32; ++i) ... i * 32 + lane (also through a variable,
   /// int chunk = (D + 31) / 32): D elements split into per-lane shares of 32 lanes.
   void perLaneCount(const BinaryOperator *Div, const FunctionFlow &Flow, ASTContext &Ctx) {
-    const VarDecl *Counter = boundedCounter(Div, Flow, Ctx);
+    llvm::SmallPtrSet<const VarDecl *, 4> Counters;
+    boundedCounters(Div, Flow, Ctx, Counters);
     const VarDecl *Share = initialisedVar(Div, Ctx);
     // Lanes by warpSize past the 32 shares get empty ranges: idle, not wrong.
     bool LaneTimesShare = Share && joinsLane(Share, BO_Mul, TaintLane, Flow, Ctx);
-    auto C = Counter || LaneTimesShare
+    auto C = !Counters.empty() || LaneTimesShare
                  ? analysis().warpConstant(Div->getRHS(), Ctx, {32}, Div->getOperatorLoc())
                  : std::nullopt;
     if (!C)
@@ -206,7 +207,7 @@ private:
     if (LaneTimesShare) // lane * share: each lane's contiguous share of 32
       return found(Div, Kind::PerLane, *C, Div->getRHS(), Flow, Ctx);
     for (const DeclRefExpr *Ref : Flow.Refs) {
-      const auto *Mul = Ref->getDecl() == Counter
+      const auto *Mul = Counters.contains(dyn_cast<VarDecl>(Ref->getDecl()))
                             ? dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Ref, Ctx))
                             : nullptr;
       if (Mul && Mul->getOpcode() == BO_Mul && strideJoinsLane(Mul, Flow, Ctx) &&
@@ -225,22 +226,26 @@ private:
                : nullptr;
   }
 
-  /// The counter of `i < Bound` where Bound is E, or a variable E initialises
-  /// (int chunk = (len + 31) / 32; ... i < chunk).
-  const VarDecl *boundedCounter(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx) {
+  /// The counters of `i < Bound` where Bound is E, or a variable E
+  /// initialises (int chunk = (len + 31) / 32; ... i < chunk), each loop
+  /// over it (`for (j < kPerLane) best[j] = -FLT_MAX;` beside the split's).
+  void boundedCounters(const Expr *E, const FunctionFlow &Flow, ASTContext &Ctx,
+                       llvm::SmallPtrSetImpl<const VarDecl *> &Out, int Depth = 0) {
     const Expr *Child = nullptr;
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(E, Ctx, &Child));
     if (Cond && (Cond->getOpcode() == BO_LT || Cond->getOpcode() == BO_LE) &&
-        Cond->getRHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts())
-      return varOf(Cond->getLHS());
+        Cond->getRHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts()) {
+      if (const VarDecl *Counter = varOf(Cond->getLHS()))
+        Out.insert(Counter);
+      return;
+    }
     const VarDecl *Bound = initialisedVar(E, Ctx);
     if (!Bound)
-      return nullptr;
+      return;
     for (const DeclRefExpr *Ref : Flow.Refs)
-      if (Ref->getDecl() == Bound)
-        if (const VarDecl *Counter = boundedCounter(Ref, Flow, Ctx); Counter && Counter != Bound)
-          return Counter;
-    return nullptr;
+      if (Ref->getDecl() == Bound && Depth < 4)
+        boundedCounters(Ref, Flow, Ctx, Out, Depth + 1);
+    Out.erase(Bound);
   }
 
   /// Whether the sum a product j * 32 is a term of also holds a lane.
