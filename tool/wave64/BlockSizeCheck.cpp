@@ -111,10 +111,11 @@ private:
   /// wavefronts, so the port does not compile. Reported once where the
   /// algorithm is written, for the first block size that breaks it.
   void onCollective(TemplateSpecializationTypeLoc TL, ASTContext &Ctx) {
-    const auto *Spec = TL ? dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-                                TL.getType()->getAsCXXRecordDecl())
-                          : nullptr;
-    if (!Spec || !inTranslatedCode(context(), TL.getTemplateNameLoc()))
+    if (!TL || !inTranslatedCode(context(), TL.getTemplateNameLoc()))
+      return;
+    const auto *Spec =
+        dyn_cast_or_null<ClassTemplateSpecializationDecl>(TL.getType()->getAsCXXRecordDecl());
+    if (!Spec)
       return;
     const auto &AnyBlock = context().map().warpNames().WholeWavefrontAlgorithms;
     const TemplateParameterList *Params = Spec->getSpecializedTemplate()->getTemplateParameters();

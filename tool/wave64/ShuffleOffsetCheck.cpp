@@ -396,12 +396,21 @@ private:
     if (!C)
       return;
     const SourceManager &SM = Ctx.getSourceManager();
+    std::string Found = "'tiled_partition<" + exprText(SizeExpr, SM) +
+                        ">' makes 32-lane tiles: a 64-lane wavefront holds two, and the tile's "
+                        "shuffles and votes cover half of it";
+    LaneGrouping Grouping = analysis().laneGrouping(Ctx);
+    if (Grouping == LaneGrouping::WidthPinnedGroups || Grouping == LaneGrouping::ConsistentGroups) {
+      const char *Reason = Grouping == LaneGrouping::WidthPinnedGroups ? WidthPinnedGroupsReason
+                                                                       : ConsistentGroupsReason;
+      reportWave64(context(), useLoc(Size.getLocation(), SM), id(), Severity::Note,
+                   groupsMessage(Found, Reason), {}, C->DefinitionLoc, Wave64Role::Assumption,
+                   Reason);
+      return;
+    }
     report(useLoc(Size.getLocation(), SM), Severity::Warning,
-           "'tiled_partition<" + exprText(SizeExpr, SM) +
-               ">' makes 32-lane tiles: a 64-lane wavefront holds two, and the tile's "
-               "shuffles and votes cover half of it; partition by the wavefront size unless "
-               "32-lane groups are intended",
-           {}, C->DefinitionLoc);
+           Found + "; partition by the wavefront size unless 32-lane groups are intended", {},
+           C->DefinitionLoc);
   }
 
   void onCall(const CallExpr *E, ASTContext &Ctx) {

@@ -1181,6 +1181,17 @@ bool WarpAnalysis::shufflesAround(const FunctionDecl *F, ASTContext &Ctx) const 
   return warpCallsAround(F, Ctx).Shuffles;
 }
 
+bool tileOfAtMost32(const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  const TemplateArgumentList *Args = F ? F->getTemplateSpecializationArgs() : nullptr;
+  if (!Args || Args->size() < 1 || Args->get(0).getKind() != TemplateArgument::Integral ||
+      !F->getIdentifier() || F->getName() != "tiled_partition" ||
+      !Ctx.getSourceManager().isInSystemHeader(F->getLocation()))
+    return false;
+  int64_t Size = Args->get(0).getAsIntegral().getExtValue();
+  return Size > 1 && Size <= 32;
+}
+
 bool WarpAnalysis::warpWorkAround(const FunctionDecl *F, ASTContext &Ctx) const {
   return warpCallsAround(F, Ctx).WarpWork;
 }
@@ -1196,11 +1207,15 @@ WarpAnalysis::WarpCalls WarpAnalysis::warpCallsAround(const FunctionDecl *F,
   WarpCalls Found;
   auto Scan = [&](const Stmt *Body) {
     Found.WarpWork |= referencesWarpSize(Body) || readsPortWavefront(Body, Ctx);
-    for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *Body, Ctx))
-      if (auto W = asWarpCall(Node.getNodeAs<CallExpr>("call"), Map)) {
+    for (const BoundNodes &Node : match(findAll(callExpr().bind("call")), *Body, Ctx)) {
+      const auto *Call = Node.getNodeAs<CallExpr>("call");
+      if (tileOfAtMost32(Call, Ctx)) // the tile's collectives are its warp work
+        Found.WarpWork = Found.Shuffles = true;
+      else if (auto W = asWarpCall(Call, Map)) {
         Found.WarpWork = true;
         Found.Shuffles |= W->isShuffle();
       }
+    }
   };
   // The call tree, each function once (topk_rows -> warp_bitonic_sort -> cas,
   // whose shuffles are the kernel's warp work); a library's own calls are not
@@ -1537,8 +1552,15 @@ LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
   bool Shuffles = false, WholeWarp = false, InGroup = false, FixedLane = false;
   for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
     const auto *Call = Node.getNodeAs<CallExpr>("call");
+    if (SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
+      continue;
+    // A tile's shuffles and votes (tile.shfl_down, cg::reduce) exchange within
+    // its lanes, as shuffles by offsets below 32 do: lane math by 32 beside
+    // them numbers the tiles (notes, where the design is right as written).
+    if (tileOfAtMost32(Call, Ctx))
+      Shuffles = InGroup = true;
     auto W = asWarpCall(Call, Map);
-    if (!W || SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
+    if (!W)
       continue;
     Shuffles |= W->isShuffle();
     LaneAddressing A = laneAddressing(*W, Ctx, BoundedCounters);

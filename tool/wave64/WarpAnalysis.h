@@ -190,6 +190,10 @@ enum class LaneGrouping {
   ConsistentGroups,
 };
 
+/// Whether Call is cooperative groups' tiled_partition<N> with 1 < N <= 32:
+/// tiles whose collectives exchange within N lanes, as a shuffle of width N.
+bool tileOfAtMost32(const clang::CallExpr *Call, clang::ASTContext &Ctx);
+
 class WarpAnalysis {
 public:
   /// Map: where the warp functions' roles come from.
