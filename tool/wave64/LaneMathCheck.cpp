@@ -67,6 +67,8 @@ public:
     if (!B || !inTranslatedCode(context(), B->getOperatorLoc()))
       return;
     const FunctionDecl *F = checkedFunction(B, Ctx);
+    if (!F)
+      F = analysis().operatorInstance(B, Ctx);
     if (!F || analysis().explicitLaneGroups(Ctx))
       return; // lanes numbered in the 32-lane groups the shuffles ask for
 

@@ -1153,6 +1153,24 @@ WarpAnalysis::instantiatedWarpConstant(const Expr *E, ASTContext &Ctx,
   return std::nullopt;
 }
 
+const FunctionDecl *WarpAnalysis::operatorInstance(const BinaryOperator *B,
+                                                   ASTContext &Ctx) const {
+  const FunctionDecl *F = enclosingFunction(B, Ctx);
+  const FunctionDecl *Pattern = F ? F->getTemplateInstantiationPattern() : nullptr;
+  const FunctionTemplateDecl *Template = Pattern ? Pattern->getDescribedFunctionTemplate() : nullptr;
+  if (!Template || !Pattern->getBody() || Template->specializations().empty() ||
+      (*Template->specializations().begin())->getCanonicalDecl() != F->getCanonicalDecl())
+    return nullptr;
+  auto [It, New] = PatternOperatorCalls.try_emplace(Pattern);
+  if (New) {
+    using namespace clang::ast_matchers;
+    for (const BoundNodes &Node :
+         match(findAll(cxxOperatorCallExpr().bind("op")), *Pattern->getBody(), Ctx))
+      It->second.insert(Node.getNodeAs<CXXOperatorCallExpr>("op")->getOperatorLoc().getRawEncoding());
+  }
+  return It->second.contains(B->getOperatorLoc().getRawEncoding()) ? F : nullptr;
+}
+
 const Expr *WarpAnalysis::instantiatedCounterpart(const Expr *E,
                                                   const FunctionDecl *Instance) const {
   if (!Instance->getBody())

@@ -198,6 +198,13 @@ class WarpAnalysis {
 public:
   /// Map: where the warp functions' roles come from.
   explicit WarpAnalysis(const ApiMap &Map) : Map(Map) {}
+  /// The function template instantiation around B when its pattern spells B
+  /// as an operator call and the instantiation is the template's first: with
+  /// operator overloads in scope (cuda_fp16.h's operator/ for __half),
+  /// `tid / Cfg::kSpan` is a dependent operator call in the pattern, a
+  /// built-in operator only in the instantiations. Checks read B there, once.
+  const clang::FunctionDecl *operatorInstance(const clang::BinaryOperator *B,
+                                              clang::ASTContext &Ctx) const;
   /// Data flow of F's body (cached).
   const FunctionFlow &flow(const clang::FunctionDecl *F, clang::ASTContext &Ctx);
   /// Data flow of the function around S, or an empty flow outside functions.
@@ -347,6 +354,8 @@ private:
   mutable std::optional<
       llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<const clang::CallExpr *, 4>>>
       CallsByCallee;
+  /// The operator locations of each pattern's operator calls.
+  mutable llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<unsigned>> PatternOperatorCalls;
   /// The expressions of each instantiated function body by their source
   /// range: the instantiation of a pattern's expression keeps its range.
   using ExprsByRange = llvm::DenseMap<std::pair<unsigned, unsigned>, const clang::Expr *>;

@@ -171,6 +171,8 @@ private:
     bool Outside = false;
     const FunctionDecl *F = checkedFunction(B, Ctx, &Outside);
     if (!F && !Outside)
+      F = analysis().operatorInstance(B, Ctx);
+    if (!F && !Outside)
       return;
     WarpAnalysis &A = analysis();
     const FunctionFlow &Flow = F ? A.flow(F, Ctx) : A.flowAt(B, Ctx);
