@@ -126,7 +126,7 @@ private:
       if (Args[I].getKind() != TemplateArgument::Integral)
         continue;
       if (const auto *Enum = Args[I].getIntegralType()->getAs<EnumType>()) {
-        for (const EnumConstantDecl *E : Enum->getOriginalDecl()->enumerators())
+        for (const EnumConstantDecl *E : Enum->getDecl()->enumerators())
           if (llvm::APSInt::isSameValue(E->getInitVal(), Args[I].getAsIntegral()) &&
               AnyBlock.count(E->getNameAsString()))
             Algorithm = I;

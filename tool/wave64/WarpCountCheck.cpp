@@ -93,10 +93,13 @@ private:
     }
   }
 
-  /// The local variable B initialises (`const int results = n / 32;`).
+  /// The local variable B initialises (`const int results = n / 32;`, also
+  /// within a sum: `n / 32 + 1`; `(n + 31) / 32 * 32` rounds to whole warps).
   static const VarDecl *countVariable(const BinaryOperator *B, ASTContext &Ctx) {
     auto Parents = Ctx.getParents(*B);
-    while (!Parents.empty() && (Parents[0].get<ImplicitCastExpr>() || Parents[0].get<ParenExpr>()))
+    auto Sum = [](const BinaryOperator *Op) { return Op && Op->getOpcode() == BO_Add; };
+    while (!Parents.empty() && (Parents[0].get<ImplicitCastExpr>() || Parents[0].get<ParenExpr>() ||
+                                Sum(Parents[0].get<BinaryOperator>())))
       Parents = Ctx.getParents(Parents[0]);
     const auto *V = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
     return V && V->hasLocalStorage() ? V : nullptr;
@@ -125,8 +128,10 @@ private:
          match(findAll(cudaKernelCallExpr().bind("launch")), *F->getBody(), Ctx)) {
       const auto *Launch = Node.getNodeAs<CUDAKernelCallExpr>("launch");
       const FunctionDecl *Kernel = Launch->getDirectCallee();
+      // Warps numbered by warpSize, or by the project's own AMD-path width.
       if (!Kernel || !Kernel->hasBody() || !analysis().warpWorkAround(Kernel, Ctx) ||
-          !referencesWarpSize(Kernel->getBody()))
+          !(referencesWarpSize(Kernel->getBody()) ||
+            analysis().readsPortWavefront(Kernel->getBody(), Ctx)))
         continue;
       for (const Expr *Arg : Launch->arguments())
         if (mentions(Arg, Buffer))
