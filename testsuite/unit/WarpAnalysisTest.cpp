@@ -354,7 +354,8 @@ TEST_F(WarpAnalysisTest, LaneIdFromInlinePtx) {
     asm("mov.u32 %0, %%laneid;" : "=r"(id));
     return id;
   })");
-  EXPECT_EQ(taintOf("id"), unsigned(TaintThread));
+  // A lane over the whole warp, as __lane_id() numbers a wavefront's.
+  EXPECT_EQ(taintOf("id"), unsigned(TaintThread | TaintWideLane));
 }
 
 // --- warp-size constants and calls ------------------------------------------------------
