@@ -130,8 +130,7 @@ private:
           if (llvm::APSInt::isSameValue(E->getInitVal(), Args[I].getAsIntegral()) &&
               AnyBlock.count(E->getNameAsString()))
             Algorithm = I;
-      } else if (llvm::Regex("^block_?dim_?[xyz]$", llvm::Regex::IgnoreCase)
-                     .match(Params->getParam(I)->getName())) {
+      } else if (BlockDimension.match(Params->getParam(I)->getName())) {
         Threads *= Args[I].getAsIntegral().getZExtValue();
       }
     }
@@ -163,6 +162,8 @@ private:
   }
 
   llvm::DenseSet<unsigned> ReportedCollectives;
+  /// CUB's BLOCK_DIM_X / _Y / _Z template parameters.
+  const llvm::Regex BlockDimension{"^block_?dim_?[xyz]$", llvm::Regex::IgnoreCase};
 
   /// The template parameter a block size expression of an instantiation was
   /// written with, if any.

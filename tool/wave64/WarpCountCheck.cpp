@@ -128,10 +128,8 @@ private:
          match(findAll(cudaKernelCallExpr().bind("launch")), *F->getBody(), Ctx)) {
       const auto *Launch = Node.getNodeAs<CUDAKernelCallExpr>("launch");
       const FunctionDecl *Kernel = Launch->getDirectCallee();
-      // Warps numbered by warpSize, or by the project's own AMD-path width.
       if (!Kernel || !Kernel->hasBody() || !analysis().warpWorkAround(Kernel, Ctx) ||
-          !(referencesWarpSize(Kernel->getBody()) ||
-            analysis().readsPortWavefront(Kernel->getBody(), Ctx)))
+          !referencesWarpSize(Kernel->getBody()))
         continue;
       for (const Expr *Arg : Launch->arguments())
         if (mentions(Arg, Buffer))
