@@ -19,6 +19,14 @@ bash scripts/build.sh
 XDG_CACHE_HOME="$(mktemp -d)"
 export XDG_CACHE_HOME
 trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
+# A fresh build tree has no CTest cost data, and CTest then starts tests in
+# the order they are declared: a long test declared late ends the run alone.
+# testsuite/ctest-costs.txt (a warm tree's CTestCostData.txt, tests of 4 s
+# and more) lets the slow ones start first; CTest updates its copy as it runs.
+if [ ! -e build/Testing/Temporary/CTestCostData.txt ]; then
+  mkdir -p build/Testing/Temporary
+  cp testsuite/ctest-costs.txt build/Testing/Temporary/CTestCostData.txt
+fi
 (cd build && ctest --output-on-failure --timeout 600 -j"$(( $(nproc) + 1 ))" "$@")
 if [ "${CU2DCU_SANITIZE_STEP:-1}" = 0 ]; then
   echo "sanitizer step: skipped (CU2DCU_SANITIZE_STEP=0), not run"
