@@ -115,6 +115,9 @@ void foldIntoDefinitions(std::vector<Diagnostic> &Diagnostics) {
     // shown there, where its offsets are valid.
     if (Def.Fixes.empty() && Diagnostics[I].File == Def.File)
       Def.Fixes = Diagnostics[I].Fixes;
+    // A definition found on its own (a mask macro's note) is as severe as
+    // its worst use: folding must not hide a warning.
+    Def.Level = std::max(Def.Level, Diagnostics[I].Level);
     Folded[I] = true;
     UsesOf[Root].push_back(&Diagnostics[I]);
   }

@@ -86,6 +86,12 @@ public:
     const Expr *L = B->getLHS(), *R = B->getRHS();
     SourceLocation OpLoc = B->getOperatorLoc();
     unsigned TL = A.taint(L, Flow, Ctx), TR = A.taint(R, Flow, Ctx);
+    if (B->isRelationalOp() && (TR & TaintAnyLane) && !(TL & TaintAnyLane)) {
+      // 32 > lane + d is lane + d < 32.
+      std::swap(L, R);
+      std::swap(TL, TR);
+      Op = BinaryOperator::reverseComparisonOp(Op);
+    }
     for (const LaneMathShape &Shape : Shapes) {
       if (Shape.Op != Op)
         continue;

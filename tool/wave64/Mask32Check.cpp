@@ -70,6 +70,13 @@ public:
     if (Body.isInvalid() && Mask.Kind == MaskKind::Full32 && Mask.Var && !Mask.TemplateParam &&
         Mask.Var->getType().isConstQualified())
       Body = Mask.Var->getLocation();
+    // A full mask held by a macro of any name (#define TEAM_ALL 0xffffffffu):
+    // the same, its body is the line to change.
+    SourceLocation MaskLoc = Call->mask()->getBeginLoc();
+    if (Body.isInvalid() && Mask.Kind == MaskKind::Full32 && !Mask.Var && MaskLoc.isMacroID() &&
+        !SM.isMacroArgExpansion(MaskLoc) &&
+        inTranslatedCode(context(), SM.getSpellingLoc(MaskLoc)))
+      Body = SM.getSpellingLoc(MaskLoc);
     explain(*Call, *Decision, Ctx,
             [&](Severity Level, std::string Message, std::vector<Wave64Fix> Fixes) {
               report(At, Level, std::move(Message), std::move(Fixes), Body);

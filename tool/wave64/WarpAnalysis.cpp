@@ -132,6 +132,38 @@ std::optional<WarpCall> asWarpCall(const CallExpr *Call, const ApiMap &Map) {
 
 // --- tree helpers -------------------------------------------------------------
 
+/// The instantiations of a template pattern: a function template's
+/// specializations, or a class template member's counterparts in the class's
+/// specializations (empty for anything else).
+static llvm::SmallVector<const FunctionDecl *, 4> instantiationsOf(const FunctionDecl *Pattern) {
+  llvm::SmallVector<const FunctionDecl *, 4> Instances;
+  if (!Pattern)
+    return Instances;
+  if (const FunctionTemplateDecl *T = Pattern->getDescribedFunctionTemplate()) {
+    Instances.append(T->specializations().begin(), T->specializations().end());
+    return Instances;
+  }
+  const auto *Method = dyn_cast<CXXMethodDecl>(Pattern);
+  const ClassTemplateDecl *Class =
+      Method ? Method->getParent()->getDescribedClassTemplate() : nullptr;
+  if (!Class)
+    return Instances;
+  for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
+    for (const Decl *D : Spec->decls())
+      if (const auto *M = dyn_cast<CXXMethodDecl>(D);
+          M && M->getInstantiatedFromMemberFunction() == Method)
+        Instances.push_back(M);
+  return Instances;
+}
+
+/// A template pattern: a function template or a class template's member.
+static bool isTemplatePattern(const FunctionDecl *F) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(F);
+  return F && (F->getDescribedFunctionTemplate() ||
+               (Method && Method->getParent()->getDescribedClassTemplate()));
+}
+
+
 const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
   if (!S) // a recovered AST can lack a node the caller expected
     return nullptr;
@@ -1065,17 +1097,17 @@ bool WarpAnalysis::aroundOrCaller(const FunctionDecl *F, ASTContext &Ctx,
     return true;
   if (!F)
     return false;
+  // A launch is not a caller of the kernel's: the host code around it holds
+  // the warp work of every kernel it launches, none of it this kernel's.
   auto InCaller = [&](const FunctionDecl *Callee) {
     return llvm::any_of(callsTo(Callee, Ctx), [&](const CallExpr *Call) {
-      return (this->*Around)(enclosingFunction(Call, Ctx), Ctx);
+      return !isa<CUDAKernelCallExpr>(Call) && (this->*Around)(enclosingFunction(Call, Ctx), Ctx);
     });
   };
   if (InCaller(F))
     return true;
   // A template's pattern: its callers call its instantiations.
-  if (const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate())
-    return llvm::any_of(T->specializations(), InCaller);
-  return false;
+  return llvm::any_of(instantiationsOf(F), InCaller);
 }
 
 bool WarpAnalysis::shufflesNear(const FunctionDecl *F, ASTContext &Ctx) const {
@@ -1087,11 +1119,9 @@ bool WarpAnalysis::widthIndependent(const FunctionDecl *F, ASTContext &Ctx) cons
     return false;
   if (F->hasAttr<CUDAGlobalAttr>())
     return true;
-  const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate();
   return !callsTo(F, Ctx).empty() ||
-         (T && llvm::any_of(T->specializations(), [&](const FunctionDecl *I) {
-            return !callsTo(I, Ctx).empty();
-          }));
+         llvm::any_of(instantiationsOf(F),
+                      [&](const FunctionDecl *I) { return !callsTo(I, Ctx).empty(); });
 }
 
 std::optional<int64_t> WarpAnalysis::argumentOfEveryCall(const ParmVarDecl *P,
@@ -1127,11 +1157,8 @@ WarpAnalysis::instantiatedWarpConstant(const Expr *E, ASTContext &Ctx,
                                        std::initializer_list<int64_t> Values,
                                        bool AnyName) const {
   const FunctionDecl *F = enclosingFunction(E, Ctx);
-  const FunctionTemplateDecl *Template = F ? F->getDescribedFunctionTemplate() : nullptr;
-  if (!Template)
-    return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
-  for (const FunctionDecl *Instance : Template->specializations()) {
+  for (const FunctionDecl *Instance : instantiationsOf(F)) {
     const Expr *Same = instantiatedCounterpart(E, Instance);
     std::optional<int64_t> V = Same && !Same->isValueDependent() ? constantOf(Same, Ctx)
                                                                  : std::nullopt;
@@ -1147,7 +1174,8 @@ WarpAnalysis::instantiatedWarpConstant(const Expr *E, ASTContext &Ctx,
     std::string Name;
     llvm::raw_string_ostream OS(Name);
     OS << exprText(E, SM) << "' in '";
-    Instance->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/false);
+    Instance->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(),
+                                   /*Qualified=*/isa<CXXMethodDecl>(Instance));
     return namedConstant(C, Name);
   }
   return std::nullopt;
@@ -1157,18 +1185,23 @@ const FunctionDecl *WarpAnalysis::operatorInstance(const BinaryOperator *B,
                                                    ASTContext &Ctx) const {
   const FunctionDecl *F = enclosingFunction(B, Ctx);
   const FunctionDecl *Pattern = F ? F->getTemplateInstantiationPattern() : nullptr;
-  const FunctionTemplateDecl *Template = Pattern ? Pattern->getDescribedFunctionTemplate() : nullptr;
-  if (!Template || !Pattern->getBody() || Template->specializations().empty() ||
-      (*Template->specializations().begin())->getCanonicalDecl() != F->getCanonicalDecl())
+  if (!Pattern || Pattern == F || !Pattern->getBody())
     return nullptr;
   auto [It, New] = PatternOperatorCalls.try_emplace(Pattern);
   if (New) {
+    // The traversal reads instantiations in order, so the first one asked
+    // about is the first instantiated, the same for every check.
+    It->second.Instance = F->getCanonicalDecl();
     using namespace clang::ast_matchers;
     for (const BoundNodes &Node :
          match(findAll(cxxOperatorCallExpr().bind("op")), *Pattern->getBody(), Ctx))
-      It->second.insert(Node.getNodeAs<CXXOperatorCallExpr>("op")->getOperatorLoc().getRawEncoding());
+      It->second.Locations.insert(
+          Node.getNodeAs<CXXOperatorCallExpr>("op")->getOperatorLoc().getRawEncoding());
   }
-  return It->second.contains(B->getOperatorLoc().getRawEncoding()) ? F : nullptr;
+  return It->second.Instance == F->getCanonicalDecl() &&
+                 It->second.Locations.contains(B->getOperatorLoc().getRawEncoding())
+             ? F
+             : nullptr;
 }
 
 const Expr *WarpAnalysis::instantiatedCounterpart(const Expr *E,
@@ -1345,8 +1378,7 @@ laneBoundedCounter(const ForStmt *Loop, ASTContext &Ctx,
 static bool parameterOfUnusedTemplate(const VarDecl *V) {
   const auto *P = dyn_cast_or_null<ParmVarDecl>(V);
   const auto *F = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
-  const FunctionTemplateDecl *T = F ? F->getDescribedFunctionTemplate() : nullptr;
-  return T && T->specializations().empty();
+  return isTemplatePattern(F) && instantiationsOf(F).empty();
 }
 
 static bool laneBounded(const Expr *E, ASTContext &Ctx,
@@ -1428,9 +1460,10 @@ static bool usedAsShiftAmount(const Expr *E, const FunctionFlow &Flow, ASTContex
   };
   if (IsShiftAmount(E))
     return true;
+  // shift = static_cast<uint32_t>(bitPos & 31): the variable behind casts.
   auto Parents = Ctx.getParents(*E);
-  while (!Parents.empty() && Parents[0].get<ImplicitCastExpr>())
-    Parents = Ctx.getParents(*Parents[0].get<ImplicitCastExpr>());
+  while (!Parents.empty() && (Parents[0].get<CastExpr>() || Parents[0].get<ParenExpr>()))
+    Parents = Ctx.getParents(*Parents[0].get<Expr>());
   const VarDecl *V = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
   if (!V || Flow.Assigned.contains(V))
     return false;

@@ -198,8 +198,9 @@ class WarpAnalysis {
 public:
   /// Map: where the warp functions' roles come from.
   explicit WarpAnalysis(const ApiMap &Map) : Map(Map) {}
-  /// The function template instantiation around B when its pattern spells B
-  /// as an operator call and the instantiation is the template's first: with
+  /// The template instantiation around B (of a function template, or a
+  /// member of a class template) when its pattern spells B as an operator
+  /// call and the instantiation is the first one read of that pattern: with
   /// operator overloads in scope (cuda_fp16.h's operator/ for __half),
   /// `tid / Cfg::kSpan` is a dependent operator call in the pattern, a
   /// built-in operator only in the instantiations. Checks read B there, once.
@@ -354,8 +355,13 @@ private:
   mutable std::optional<
       llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<const clang::CallExpr *, 4>>>
       CallsByCallee;
-  /// The operator locations of each pattern's operator calls.
-  mutable llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<unsigned>> PatternOperatorCalls;
+  /// Per template pattern: the instantiation read for its operator calls and
+  /// where those calls are.
+  struct OperatorCalls {
+    const clang::FunctionDecl *Instance = nullptr;
+    llvm::DenseSet<unsigned> Locations;
+  };
+  mutable llvm::DenseMap<const clang::FunctionDecl *, OperatorCalls> PatternOperatorCalls;
   /// The expressions of each instantiated function body by their source
   /// range: the instantiation of a pattern's expression keeps its range.
   using ExprsByRange = llvm::DenseMap<std::pair<unsigned, unsigned>, const clang::Expr *>;

@@ -1,7 +1,7 @@
 // Held out. Cause 2: recognition by value.
 #include <cuda_runtime.h>
 
-#define ALL_LANES 0xffffffffu
+#define ALL_LANES 0xffffffffu                                         // expect: W64-MASK32
 
 struct Traits {
   static constexpr int width = 32;                              // expect: W64-LANE-MATH
