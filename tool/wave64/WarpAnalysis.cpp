@@ -586,8 +586,11 @@ void WarpAnalysis::markTileSplits(const FunctionDecl *F, FunctionFlow &Flow,
   std::set<std::string> Indices;
   for (const ArraySubscriptExpr *Outer : Flow.Subscripts) {
     const BinaryOperator *Col = nullptr;
-    if (isa<ArraySubscriptExpr>(Outer->getBase()->IgnoreParenImpCasts())) {
+    if (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Outer->getBase()->IgnoreParenImpCasts())) {
+      // As[r][c], or transposed, bit[c][r]
       Col = splitBehind(Outer->getIdx(), Flow);
+      if (!Col || !columnOf32(Col, Ctx))
+        Col = splitBehind(Inner->getIdx(), Flow);
     } else if (const auto *Sum = dyn_cast<BinaryOperator>(Outer->getIdx()->IgnoreParenImpCasts());
                Sum && Sum->getOpcode() == BO_Add) {
       // a pitch of exactly 32 may be a warp-major layout: out[warp * 32 + lane]
@@ -1454,6 +1457,13 @@ static bool usedAsShiftAmount(const Expr *E, const FunctionFlow &Flow, ASTContex
   auto IsShiftAmount = [&](const Expr *Use) {
     const Expr *Child = nullptr;
     const auto *Shift = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Use, Ctx, &Child));
+    // m >> (31 - (i & 31)): an amount counted from the word's other end.
+    if (Shift && Shift->getOpcode() == BO_Sub && Shift->getRHS()->IgnoreParenImpCasts() ==
+                                                      Child->IgnoreParenImpCasts() &&
+        constantOf(Shift->getLHS(), Ctx)) {
+      Use = Shift;
+      Shift = dyn_cast_or_null<BinaryOperator>(parentSkippingParens(Use, Ctx, &Child));
+    }
     return Shift && (Shift->getOpcode() == BO_Shl || Shift->getOpcode() == BO_Shr ||
                      Shift->getOpcode() == BO_ShlAssign || Shift->getOpcode() == BO_ShrAssign) &&
            Shift->getRHS()->IgnoreParenImpCasts() == Child->IgnoreParenImpCasts();
