@@ -245,6 +245,7 @@ struct WarpNames {
   std::set<std::string> LaneMaskFunctions;       // __ballot64(), __lanemask_lt()
   std::set<std::string> LanePreservingFunctions; // min(lane, n) is still a lane
   std::set<std::string> ThreadIndexParameters;   // lower case: a parameter `int tid`
+  std::set<std::string> LaneIndexParameters;     // lower case: of those, `int lane`
   std::vector<BitFunction> BitFunctions;
   const BitFunction *bitFunction(const std::string &Narrow) const;
   /// Whether Name (either form) counts or finds lanes, which means the same

@@ -13,7 +13,7 @@ namespace {
 
 const std::set<std::string> FileKeys = {
     "family",          "lane_index_functions", "wavefront_lane_functions", "lane_mask_functions", "lane_preserving_functions",
-    "thread_index_parameters", "bit_functions", "warp_size_names", "lane_mask_names",
+    "thread_index_parameters", "lane_index_parameters", "bit_functions", "warp_size_names", "lane_mask_names",
     "thread_index_names", "amd_compile_macros", "amd_switch_names", "lane_group_mask_shim",
     "whole_wavefront_algorithms"};
 const std::set<std::string> BitFunctionKeys = {"narrow", "wide", "fix", "note"};
@@ -71,6 +71,11 @@ bool readParameters(FamilyFileReader &Reader, const YAML::Node &Root, WarpNames 
     return false;
   for (const std::string &Name : Names)
     Out.ThreadIndexParameters.insert(llvm::StringRef(Name).lower());
+  Names.clear();
+  if (!Reader.strings(Root, "lane_index_parameters", Names))
+    return false;
+  for (const std::string &Name : Names)
+    Out.LaneIndexParameters.insert(llvm::StringRef(Name).lower());
   return true;
 }
 

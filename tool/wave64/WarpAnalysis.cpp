@@ -345,11 +345,14 @@ const FunctionFlow &WarpAnalysis::flow(const FunctionDecl *F, ASTContext &Ctx) {
   for (const ParmVarDecl *P : F->parameters()) {
     if (!P->getType()->isIntegerType())
       continue;
-    if (P->getIdentifier() && Map.warpNames().ThreadIndexParameters.count(P->getName().lower()))
+    std::string Name = P->getIdentifier() ? P->getName().lower() : "";
+    if (Map.warpNames().ThreadIndexParameters.count(Name))
       Flow.Vars[P] = TaintThread;
-    if (Passed)
-      if (auto It = Passed->find(P); It != Passed->end())
-        Flow.Vars[P] |= It->second;
+    auto It = Passed ? Passed->find(P) : ParameterTaints::const_iterator();
+    if (Passed && It != Passed->end())
+      Flow.Vars[P] |= It->second;
+    else if (Map.warpNames().LaneIndexParameters.count(Name) && callsTo(F, Ctx).empty())
+      Flow.Vars[P] |= TaintLane; // a header helper's lane, no call to say otherwise
   }
   FlowCollector Collector(Flow, Map.ptxIdioms());
   Collector.TraverseStmt(F->getBody());
