@@ -966,6 +966,10 @@ std::optional<WarpConstant> WarpAnalysis::cudaViewConstant(const Expr *E, ASTCon
                                        !Local->getType().isConstQualified() &&
                                        !isa<IntegerLiteral>(Local->getInit()->IgnoreParenImpCasts()))
     return warpConstant(Local->getInit(), Ctx, Values, OperatorLoc, Around);
+  // const int logLanes = warpSize == 32 ? 5 : 6: chosen for the width the
+  // code runs at (clang folds warpSize to 32 in the CUDA view).
+  if (const VarDecl *Var = varOf(S); Var && Var->getInit() && referencesWarpSize(Var->getInit()))
+    return std::nullopt;
   std::optional<int64_t> V = foldedValue(S, Ctx);
   if (!V || !isOneOf(*V, Values))
     return std::nullopt;
