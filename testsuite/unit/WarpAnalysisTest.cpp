@@ -417,7 +417,7 @@ TEST_F(WarpAnalysisTest, ExplicitLaneGroups) {
     p[0] = __shfl_down_sync(0xffffffff, p[0], 8, 16);
     p[1] = __shfl_xor_sync(0xffffffff, p[1], 1, 32);
   })");
-  EXPECT_TRUE(Analysis.explicitLaneGroups(ctx()));
+  EXPECT_TRUE(Analysis.explicitLaneGroups(ctx(), call("__shfl_xor_sync").NameLoc));
 }
 
 TEST_F(WarpAnalysisTest, WholeWarpCodeIsNotInLaneGroups) {
@@ -425,7 +425,7 @@ TEST_F(WarpAnalysisTest, WholeWarpCodeIsNotInLaneGroups) {
     p[0] = __shfl_down_sync(0xffffffff, p[0], 8, 16);
     p[1] = __ballot_sync(0xffffffff, p[1] > 0);
   })");
-  EXPECT_FALSE(Analysis.explicitLaneGroups(ctx()));
+  EXPECT_FALSE(Analysis.explicitLaneGroups(ctx(), call("__ballot_sync").NameLoc));
 }
 
 TEST_F(WarpAnalysisTest, ButterflyFrom16IsConsistentGroups) {
@@ -435,6 +435,38 @@ TEST_F(WarpAnalysisTest, ButterflyFrom16IsConsistentGroups) {
     if ((threadIdx.x & 31) == 0) p[threadIdx.x / 32] = v;
   })");
   EXPECT_EQ(Analysis.laneGrouping(ctx()), LaneGrouping::ConsistentGroups);
+}
+
+// A kernel of consistent 32-lane groups and the helper it calls.
+constexpr const char *GroupsKernel = R"(
+    __device__ float tail(float v) {
+      for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+      return v;
+    }
+    __global__ void groups(float *p) {
+      float v = tail(p[threadIdx.x]);
+      if ((threadIdx.x & 31) == 0) p[threadIdx.x / 32] = v;
+    })";
+
+// A part of the call graph is grouped on its own: consistent groups beside an
+// unrelated kernel that reads warpSize stay consistent groups, until a
+// function that reads warpSize calls into them.
+TEST_F(WarpAnalysisTest, CallGraphPartsAreGroupedApart) {
+  parse(std::string(GroupsKernel) + R"(
+    __global__ void wide(float *p) {
+      float v = p[threadIdx.x] + __shfl_down_sync(0xffffffff, p[threadIdx.x], 16);
+      if (threadIdx.x % warpSize == 0) p[0] = v;
+    })");
+  EXPECT_EQ(Analysis.laneGrouping(ctx()), LaneGrouping::WarpWide);
+  EXPECT_EQ(Analysis.laneGroupingAt(ctx(), call("__shfl_xor_sync").NameLoc),
+            LaneGrouping::ConsistentGroups);
+  EXPECT_EQ(Analysis.laneGroupingAt(ctx(), call("__shfl_down_sync").NameLoc), LaneGrouping::WarpWide);
+}
+
+TEST_F(WarpAnalysisTest, CallerReadingWarpSizeJoinsGroupsToTheWholeWarp) {
+  parse(std::string(GroupsKernel) + R"(
+    __global__ void both(float *p) { p[0] = tail(p[threadIdx.x % warpSize]); })");
+  EXPECT_EQ(Analysis.laneGroupingAt(ctx(), call("__shfl_xor_sync").NameLoc), LaneGrouping::WarpWide);
 }
 
 TEST_F(WarpAnalysisTest, WarpSizeBesideGroupsIsWarpWide) {

@@ -69,7 +69,7 @@ public:
     const FunctionDecl *F = checkedFunction(B, Ctx);
     if (!F)
       F = analysis().operatorInstance(B, Ctx);
-    if (!F || analysis().explicitLaneGroups(Ctx))
+    if (!F || analysis().explicitLaneGroups(Ctx, B->getOperatorLoc()))
       return; // lanes numbered in the 32-lane groups the shuffles ask for
 
     if (analysis().bitAddressing(F, Ctx).contains(B))

@@ -134,13 +134,12 @@ public:
       return onTile(Tile, Ctx);
     // Explicit 32-lane groups: a reduction from 16 or a scan to 32 covers a
     // whole group. The width 32 itself is still reported (onCall).
-    if (analysis().explicitLaneGroups(Ctx))
-      return;
-    if (const auto *For = Result.Nodes.getNodeAs<ForStmt>("for"))
+    auto InGroups = [&](const Stmt *S) { return analysis().explicitLaneGroups(Ctx, S->getBeginLoc()); };
+    if (const auto *For = Result.Nodes.getNodeAs<ForStmt>("for"); For && !InGroups(For))
       return onLoop(For, Ctx);
-    if (const auto *While = Result.Nodes.getNodeAs<WhileStmt>("while"))
+    if (const auto *While = Result.Nodes.getNodeAs<WhileStmt>("while"); While && !InGroups(While))
       return onWhile(While, Ctx);
-    if (const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block"))
+    if (const auto *Block = Result.Nodes.getNodeAs<CompoundStmt>("block"); Block && !InGroups(Block))
       return onBlock(Block, Ctx);
   }
 
@@ -399,7 +398,7 @@ private:
     std::string Found = "'tiled_partition<" + exprText(SizeExpr, SM) +
                         ">' makes 32-lane tiles: a 64-lane wavefront holds two, and the tile's "
                         "shuffles and votes cover half of it";
-    LaneGrouping Grouping = analysis().laneGrouping(Ctx);
+    LaneGrouping Grouping = analysis().laneGroupingAt(Ctx, E->getBeginLoc());
     if (Grouping == LaneGrouping::WidthPinnedGroups || Grouping == LaneGrouping::ConsistentGroups) {
       const char *Reason = Grouping == LaneGrouping::WidthPinnedGroups ? WidthPinnedGroupsReason
                                                                        : ConsistentGroupsReason;
@@ -432,7 +431,7 @@ private:
     std::string Found = "'" + W->Name + "' with width " + (Text == "32" ? Text : Text + " (32)") +
                         " splits the 64-lane wavefront into two independent 32-lane halves";
     // The one place that decides the group size, in groups right as written.
-    if (analysis().laneGrouping(Ctx) == LaneGrouping::WidthPinnedGroups) {
+    if (analysis().laneGroupingAt(Ctx, W->NameLoc) == LaneGrouping::WidthPinnedGroups) {
       reportWave64(context(), useLoc(Width->getBeginLoc(), SM), id(), Severity::Note,
                    groupsMessage(Found, WidthPinnedGroupsReason), {}, C->DefinitionLoc,
                    Wave64Role::Assumption, WidthPinnedGroupsReason);
@@ -452,7 +451,7 @@ private:
   /// the first group. An xor below 32 stays in its group at any width.
   void onDefaultWidthInGroups(const WarpCall &W, ASTContext &Ctx) {
     if (W.Fn == WarpFn::ShflXorSync || W.Fn == WarpFn::ShflXor ||
-        !analysis().explicitLaneGroups(Ctx))
+        !analysis().explicitLaneGroups(Ctx, W.NameLoc))
       return;
     report(W.NameLoc, Severity::Warning,
            "'" + W.Name + "' reads lanes of a 32-lane group (the code broadcasts from a fixed "

@@ -1536,17 +1536,6 @@ const llvm::DenseSet<const BinaryOperator *> &WarpAnalysis::bitAddressing(const 
   return It->second;
 }
 
-/// Whether code outside system headers reads the builtin warpSize: lane math
-/// by 32 next to warpSize numbers two different groupings.
-static bool codeReadsWarpSize(ASTContext &Ctx) {
-  using namespace clang::ast_matchers;
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const BoundNodes &Node : match(declRefExpr(to(varDecl(hasName("warpSize")))).bind("ref"), Ctx))
-    if (!SM.isInSystemHeader(SM.getExpansionLoc(Node.getNodeAs<DeclRefExpr>("ref")->getBeginLoc())))
-      return true;
-  return false;
-}
-
 bool WarpAnalysis::readsPortWavefront(const Stmt *S, ASTContext &Ctx) const {
   using namespace clang::ast_matchers;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -1602,11 +1591,131 @@ bool WarpAnalysis::typeOnlyInCudaView(QualType T, ASTContext &Ctx) {
   return false;
 }
 
+namespace {
+
+/// What the code of one part of the call graph does across lanes.
+struct GroupingSignals {
+  bool Shuffles = false, WholeWarp = false, InGroup = false, FixedLane = false,
+       ReadsWavefront = false;
+
+  void add(const GroupingSignals &O) {
+    Shuffles |= O.Shuffles;
+    WholeWarp |= O.WholeWarp;
+    InGroup |= O.InGroup;
+    FixedLane |= O.FixedLane;
+    ReadsWavefront |= O.ReadsWavefront;
+  }
+  LaneGrouping decide() const {
+    if (Shuffles && !WholeWarp && !InGroup && !ReadsWavefront)
+      return LaneGrouping::WidthPinnedGroups;
+    if (Shuffles && !WholeWarp && (!InGroup || FixedLane))
+      return LaneGrouping::ExplicitGroups;
+    // Shuffles within a group by offsets below 32 and nothing else crossing
+    // lanes: a reduction from 16 leaves each group's total in its own leader
+    // (lane 0 and lane 32), which the lane and warp ids by 32 name.
+    if (Shuffles && !WholeWarp && !ReadsWavefront)
+      return LaneGrouping::ConsistentGroups;
+    return LaneGrouping::WarpWide;
+  }
+};
+
+/// Union-find over the unit's functions: the parts of its call graph.
+struct FunctionParts {
+  std::vector<unsigned> Parent;
+  explicit FunctionParts(size_t N) : Parent(N) {
+    for (unsigned I = 0; I < N; ++I)
+      Parent[I] = I;
+  }
+  unsigned find(unsigned I) {
+    while (Parent[I] != I)
+      I = Parent[I] = Parent[Parent[I]];
+    return I;
+  }
+  void join(unsigned A, unsigned B) { Parent[find(A)] = find(B); }
+};
+
+} // namespace
+
+void WarpAnalysis::collectFunctionSpans(ASTContext &Ctx) {
+  using namespace clang::ast_matchers;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const BoundNodes &Node : match(functionDecl(isDefinition()).bind("f"), Ctx)) {
+    const auto *F = Node.getNodeAs<FunctionDecl>("f");
+    const auto *Method = dyn_cast<CXXMethodDecl>(F);
+    if (F->isTemplateInstantiation() || F->isImplicit() || !F->getBody() ||
+        (Method && Method->getParent()->isLambda()))
+      continue; // an instantiation or a lambda is read where its pattern is written
+    SourceLocation Begin = SM.getExpansionLoc(F->getBeginLoc());
+    SourceLocation End = SM.getExpansionLoc(F->getBody()->getEndLoc());
+    if (SM.isInSystemHeader(Begin) || SM.getFileID(Begin) != SM.getFileID(End))
+      continue;
+    Spans.push_back({SM.getFileID(Begin), SM.getFileOffset(Begin), SM.getFileOffset(End),
+                     LaneGrouping::WarpWide, F->hasAttr<CUDAGlobalAttr>()});
+  }
+  llvm::sort(Spans, [](const FunctionSpan &A, const FunctionSpan &B) {
+    return std::tie(A.File, A.Begin) < std::tie(B.File, B.Begin);
+  });
+}
+
+std::optional<unsigned> WarpAnalysis::spanAt(SourceLocation Loc, const SourceManager &SM) const {
+  if (Loc.isInvalid())
+    return std::nullopt;
+  Loc = SM.getExpansionLoc(Loc);
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  auto After = std::upper_bound(Spans.begin(), Spans.end(), std::make_pair(File, Offset),
+                                [](const std::pair<FileID, unsigned> &P, const FunctionSpan &S) {
+                                  return P < std::make_pair(S.File, S.Begin);
+                                });
+  // The innermost span around Loc (a local class's member lies inside its function).
+  for (auto It = After; It != Spans.begin();) {
+    --It;
+    if (It->File != File)
+      break;
+    if (It->End >= Offset)
+      return unsigned(It - Spans.begin());
+  }
+  return std::nullopt;
+}
+
+/// The span of F's definition (its pattern's, for an instantiation).
+static std::optional<unsigned> spanOfDefinition(const FunctionDecl *F, const WarpAnalysis &A,
+                                                const SourceManager &SM) {
+  if (!F)
+    return std::nullopt;
+  if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
+    F = Pattern;
+  const FunctionDecl *Def = F->getDefinition();
+  return Def && Def->getBody() ? A.spanAt(Def->getBody()->getBeginLoc(), SM) : std::nullopt;
+}
+
+/// Each span's grouping: that of its part of the call graph.
+static void decidePerPart(std::vector<FunctionSpan> &Spans, llvm::ArrayRef<GroupingSignals> Signals,
+                          FunctionParts &Parts, LaneGrouping Unit) {
+  std::vector<GroupingSignals> OfPart(Spans.size());
+  std::vector<bool> HasKernel(Spans.size());
+  for (unsigned I = 0; I < Spans.size(); ++I) {
+    OfPart[Parts.find(I)].add(Signals[I]);
+    if (Spans[I].Kernel)
+      HasKernel[Parts.find(I)] = true;
+  }
+  // Only a unit of whole warps is told apart: lane groups found anywhere in
+  // a unit (a broadcast from lane 5) say how its author numbers lanes, also
+  // in kernels that show it less. A part takes the unit's grouping when it
+  // never shuffles (it groups no lanes of its own) or holds no kernel (a
+  // helper no kernel here calls may be called from elsewhere).
+  for (unsigned I = 0; I < Spans.size(); ++I) {
+    unsigned Part = Parts.find(I);
+    bool OwnGrouping = Unit == LaneGrouping::WarpWide && OfPart[Part].Shuffles && HasKernel[Part];
+    Spans[I].Grouping = OwnGrouping ? OfPart[Part].decide() : Unit;
+  }
+}
+
 LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
   if (Grouping)
     return *Grouping;
   using namespace clang::ast_matchers;
   const SourceManager &SM = Ctx.getSourceManager();
+  collectFunctionSpans(Ctx);
   llvm::DenseSet<const VarDecl *> BoundedCounters;
   std::vector<const ForStmt *> Loops;
   for (const BoundNodes &Node : match(forStmt().bind("loop"), Ctx))
@@ -1617,39 +1726,69 @@ LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
   for (const ForStmt *Loop : Loops) // `for (int o = first; o > 0; o >>= 1)`
     if (const VarDecl *V = laneBoundedCounter(Loop, Ctx, Parameters))
       BoundedCounters.insert(V);
-  bool Shuffles = false, WholeWarp = false, InGroup = false, FixedLane = false;
+  GroupingSignals Unit;
+  std::vector<GroupingSignals> Signals(Spans.size());
+  FunctionParts Parts(Spans.size());
   for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
     const auto *Call = Node.getNodeAs<CallExpr>("call");
     if (SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
       continue;
+    std::optional<unsigned> Caller = spanAt(Call->getBeginLoc(), SM);
+    // A launch is no call of the kernel's: host code launches kernels of every grouping.
+    if (std::optional<unsigned> Callee = isa<CUDAKernelCallExpr>(Call)
+                                             ? std::nullopt
+                                             : spanOfDefinition(Call->getDirectCallee(), *this, SM);
+        Caller && Callee)
+      Parts.join(*Caller, *Callee);
+    GroupingSignals S;
     // A tile's shuffles and votes (tile.shfl_down, cg::reduce) exchange within
     // its lanes, as shuffles by offsets below 32 do: lane math by 32 beside
     // them numbers the tiles (notes, where the design is right as written).
     if (tileOfAtMost32(Call, Ctx))
-      Shuffles = InGroup = true;
-    auto W = asWarpCall(Call, Map);
-    if (!W)
-      continue;
-    Shuffles |= W->isShuffle();
-    LaneAddressing A = laneAddressing(*W, Ctx, BoundedCounters);
-    WholeWarp |= A == LaneAddressing::WholeWarp;
-    InGroup |= A == LaneAddressing::InGroup;
-    FixedLane |= readsFixedGroupLane(*W, Ctx);
+      S.Shuffles = S.InGroup = true;
+    if (auto W = asWarpCall(Call, Map)) {
+      S.Shuffles |= W->isShuffle();
+      LaneAddressing A = laneAddressing(*W, Ctx, BoundedCounters);
+      S.WholeWarp = A == LaneAddressing::WholeWarp;
+      S.InGroup |= A == LaneAddressing::InGroup;
+      S.FixedLane = readsFixedGroupLane(*W, Ctx);
+    }
+    Unit.add(S);
+    if (Caller)
+      Signals[*Caller].add(S);
   }
-  Grouping = LaneGrouping::WarpWide;
   // kWave of a project's own AMD path is 64 in the port: a wavefront width
   // as warpSize is, and the same offsets then cross the groups.
-  auto ReadsWavefront = [&] { return codeReadsWarpSize(Ctx) || readsPortWavefront(nullptr, Ctx); };
-  if (Shuffles && !WholeWarp && !InGroup && !ReadsWavefront())
-    Grouping = LaneGrouping::WidthPinnedGroups;
-  else if (Shuffles && !WholeWarp && (!InGroup || FixedLane))
-    Grouping = LaneGrouping::ExplicitGroups;
-  // Shuffles within a group by offsets below 32 and nothing else crossing
-  // lanes: a reduction from 16 leaves each group's total in its own leader
-  // (lane 0 and lane 32), which the lane and warp ids by 32 name.
-  else if (Shuffles && !WholeWarp && !ReadsWavefront())
-    Grouping = LaneGrouping::ConsistentGroups;
+  if (Unit.Shuffles)
+    for (SourceLocation Read : wavefrontReads(Ctx)) {
+      Unit.ReadsWavefront = true;
+      if (std::optional<unsigned> In = spanAt(Read, SM))
+        Signals[*In].ReadsWavefront = true;
+    }
+  Grouping = Unit.decide();
+  decidePerPart(Spans, Signals, Parts, *Grouping);
   return *Grouping;
+}
+
+std::vector<SourceLocation> WarpAnalysis::wavefrontReads(ASTContext &Ctx) const {
+  using namespace clang::ast_matchers;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<SourceLocation> Reads;
+  for (const BoundNodes &Node : match(declRefExpr(to(varDecl(hasType(isInteger())))).bind("ref"), Ctx)) {
+    const auto *Ref = Node.getNodeAs<DeclRefExpr>("ref");
+    if (SM.isInSystemHeader(SM.getExpansionLoc(Ref->getBeginLoc())))
+      continue;
+    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+    if ((V && V->getName() == "warpSize") || wavefrontInPort(Ref, 32, Ctx))
+      Reads.push_back(Ref->getBeginLoc());
+  }
+  return Reads;
+}
+
+LaneGrouping WarpAnalysis::laneGroupingAt(ASTContext &Ctx, SourceLocation Loc) {
+  LaneGrouping Unit = laneGrouping(Ctx);
+  std::optional<unsigned> In = spanAt(Loc, Ctx.getSourceManager());
+  return In ? Spans[*In].Grouping : Unit;
 }
 
 // --- masks ------------------------------------------------------------------------------

@@ -190,6 +190,15 @@ enum class LaneGrouping {
   ConsistentGroups,
 };
 
+/// A function written in the unit (a pattern for templates; lambdas lie in
+/// their function's span), with the grouping of its part of the call graph.
+struct FunctionSpan {
+  clang::FileID File;
+  unsigned Begin = 0, End = 0;
+  LaneGrouping Grouping = LaneGrouping::WarpWide;
+  bool Kernel = false;
+};
+
 /// Whether Call is cooperative groups' tiled_partition<N> with 1 < N <= 32:
 /// tiles whose collectives exchange within N lanes, as a shuffle of width N.
 bool tileOfAtMost32(const clang::CallExpr *Call, clang::ASTContext &Ctx);
@@ -279,11 +288,20 @@ public:
   bool typeOnlyInCudaView(clang::QualType T, clang::ASTContext &Ctx);
   /// How the translation unit groups lanes (computed once; see LaneGrouping).
   LaneGrouping laneGrouping(clang::ASTContext &Ctx);
-  /// ExplicitGroups or WidthPinnedGroups: lane math by 32 numbers the groups.
-  bool explicitLaneGroups(clang::ASTContext &Ctx) {
-    LaneGrouping G = laneGrouping(Ctx);
+  /// How the code at Loc groups lanes. In a unit of whole warps (WarpWide),
+  /// the grouping of the part of the call graph (functions joined by calls,
+  /// either way) that holds the function written around Loc, when that part
+  /// shuffles: a kernel of consistent 32-lane groups stays one beside a
+  /// kernel that reads warpSize, when neither calls into the other.
+  /// Otherwise the unit's grouping.
+  LaneGrouping laneGroupingAt(clang::ASTContext &Ctx, clang::SourceLocation Loc);
+  /// ExplicitGroups or WidthPinnedGroups at Loc: lane math by 32 numbers the groups.
+  bool explicitLaneGroups(clang::ASTContext &Ctx, clang::SourceLocation Loc) {
+    LaneGrouping G = laneGroupingAt(Ctx, Loc);
     return G == LaneGrouping::ExplicitGroups || G == LaneGrouping::WidthPinnedGroups;
   }
+  /// The span of the function written around Loc, if any.
+  std::optional<unsigned> spanAt(clang::SourceLocation Loc, const clang::SourceManager &SM) const;
 
 private:
   /// taint's cases: operators (their lane bits and masks, and the lane and
@@ -308,6 +326,12 @@ private:
 
   const ApiMap &Map;
   std::optional<LaneGrouping> Grouping;
+  /// The unit's functions by where they are written (sorted), for laneGroupingAt.
+  std::vector<FunctionSpan> Spans;
+  void collectFunctionSpans(clang::ASTContext &Ctx);
+  /// Where code outside system headers reads warpSize, or a width the
+  /// project's own AMD branch makes the wavefront's.
+  std::vector<clang::SourceLocation> wavefrontReads(clang::ASTContext &Ctx) const;
   mutable llvm::DenseMap<clang::FileID, std::vector<AmdPathBranch>> DroppedBranches;
   llvm::DenseMap<const clang::FunctionDecl *, llvm::DenseSet<const clang::BinaryOperator *>>
       BitAddressing;

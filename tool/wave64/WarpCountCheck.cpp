@@ -27,11 +27,12 @@ public:
 
   void run(const MatchFinder::MatchResult &Result) override {
     ASTContext &Ctx = *Result.Context;
-    if (analysis().explicitLaneGroups(Ctx))
-      return; // 32-lane groups asked for: counted and stored per group on purpose
-    if (const auto *B = Result.Nodes.getNodeAs<BinaryOperator>("op"))
+    // 32-lane groups asked for: counted and stored per group on purpose.
+    if (const auto *B = Result.Nodes.getNodeAs<BinaryOperator>("op");
+        B && !analysis().explicitLaneGroups(Ctx, B->getOperatorLoc()))
       return onDivision(B, Ctx);
-    if (const auto *V = Result.Nodes.getNodeAs<VarDecl>("shared"))
+    if (const auto *V = Result.Nodes.getNodeAs<VarDecl>("shared");
+        V && !analysis().explicitLaneGroups(Ctx, V->getLocation()))
       return onShared(V, Ctx);
   }
 

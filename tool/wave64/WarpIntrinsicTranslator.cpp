@@ -270,13 +270,13 @@ WarpCallPlanner::WarpCallPlanner(SourceContext &Context, ASTContext &Ast, WarpAn
     : Context(Context) {
   std::vector<CallSite> Order;
   std::map<CallSite, std::vector<SiteCall>> Sites = collectCallSites(Context, Ast, Analysis, Order);
-  const bool InGroups = !Order.empty() && Analysis.laneGrouping(Ast) != LaneGrouping::WarpWide &&
-                        !Context.map().warpNames().LaneGroupMaskShim.empty();
+  const bool GroupMasks = !Context.map().warpNames().LaneGroupMaskShim.empty();
   for (const CallSite &Site : Order) {
     WarpCallDecision D = decideCallSite(Sites[Site], Context);
     // In 32-lane groups a shuffle's 32-bit mask names the caller's group: on
     // a 64-lane wavefront, the caller's half (HIP >= 6.2 checks it).
-    if (InGroups && D.Call.isShuffle() && isNarrow(D.Mask) &&
+    if (GroupMasks && D.Call.isShuffle() && isNarrow(D.Mask) &&
+        Analysis.laneGroupingAt(Ast, D.Call.NameLoc) != LaneGrouping::WarpWide &&
         (D.Action == MaskAction::Widen || D.Action == MaskAction::Extend)) {
       D.Action = MaskAction::Extend;
       D.GroupMask = true;

@@ -16,7 +16,7 @@ static bool aboutGroupingWidth(llvm::StringRef Id) {
 bool Wave64Check::report(clang::SourceLocation Loc, Severity Level, std::string Message,
                          std::vector<Wave64Fix> Fixes, clang::SourceLocation DefinedAt) {
   if (aboutGroupingWidth(Id) &&
-      Shared.Analysis.laneGrouping(Shared.Ast) == LaneGrouping::ConsistentGroups)
+      Shared.Analysis.laneGroupingAt(Shared.Ast, Loc) == LaneGrouping::ConsistentGroups)
     return reportWave64(Shared.Source, Loc, Id, Severity::Note, groupsMessage(Message, ConsistentGroupsReason),
                         {}, DefinedAt, Wave64Role::Assumption, ConsistentGroupsReason);
   return reportWave64(Shared.Source, Loc, Id, Level, std::move(Message), std::move(Fixes),

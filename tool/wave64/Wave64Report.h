@@ -74,7 +74,8 @@ bool reportWave64(SourceContext &Context, clang::SourceLocation Loc, const std::
 /// Why a finding in consistent 32-lane groups (LaneGrouping::ConsistentGroups)
 /// is a note without a fix.
 inline constexpr const char *ConsistentGroupsReason =
-    "correct on a 64-lane wavefront as written: the unit shuffles only within 32-lane groups "
+    "correct on a 64-lane wavefront as written: this code and the functions it calls or is "
+    "called from shuffle only within 32-lane groups "
     "(lanes and offsets below 32) and reads no whole warp (no ballot, vote, activemask, broadcast "
     "from a fixed lane or warpSize), so each wavefront runs two independent groups that its ids "
     "by 32 name. Using whole wavefronts is a speed change that must change every 32 of the "
@@ -84,9 +85,10 @@ inline constexpr const char *ConsistentGroupsReason =
 /// Why a finding in 32-lane groups whose shuffles all pass their width
 /// (LaneGrouping::WidthPinnedGroups) is a note without a fix.
 inline constexpr const char *WidthPinnedGroupsReason =
-    "correct on a 64-lane wavefront as written: every shuffle of the unit passes a width of 32 "
-    "or less and nothing reads a whole warp (no ballot, vote, activemask or warpSize), so each "
-    "wavefront runs two independent 32-lane groups, which the unit's lane and group math by 32 "
+    "correct on a 64-lane wavefront as written: every shuffle of this code and the functions it "
+    "calls or is called from passes a width of 32 or less and nothing there reads a whole warp "
+    "(no ballot, vote, activemask or warpSize), so each wavefront runs two independent 32-lane "
+    "groups, which their lane and group math by 32 "
     "numbers (that math is right, and not reported). Using whole wavefronts is a speed change "
     "that must change every 32 of the grouping together (widths, lane and group ids, strides, "
     "slots, host launch shapes); no fix is applied";

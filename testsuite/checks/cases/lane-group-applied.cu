@@ -1,5 +1,6 @@
 // --fix-wave64 applies a lane grouping's fixes when every 32 of the grouping
-// has a safe fix: blockSum with the helper it calls. Kernels that one host
+// has a safe fix: blockSum with the helper it calls (a grouping of whole
+// wavefronts: it reads warpSize, so its 32s are no consistent 32-lane groups). Kernels that one host
 // function launches are separate groupings: halfWarp's half-warp test (no
 // safe fix) holds back only halfWarp's own fixes.
 #include <cuda_runtime.h>
@@ -11,6 +12,8 @@ __device__ float warpSum(float v) {
 }
 
 __global__ void blockSum(const float *in, float *out) {
+  if (blockDim.x % warpSize) // reads the wavefront's width: its 32s are not 32-lane groups
+    return;
   __shared__ float partial[32]; // one slot per 32-thread warp: enough for fewer wavefronts
   int lane = threadIdx.x % 32; // fixed
   int warp = threadIdx.x >> 5; // fixed

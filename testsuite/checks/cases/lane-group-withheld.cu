@@ -5,11 +5,15 @@
 // consistent in 32-lane warps: in compact (the shape of marchingCubes'
 // compactLv1) warpid would count 64-lane wavefronts while warpNum still
 // counts 32-lane warps, and the second scan would read slots nobody wrote.
+// (Each kernel reads warpSize, so its 32s are not consistent 32-lane groups,
+// which would be notes without fixes.)
 #include <cuda_runtime.h>
 
 constexpr unsigned kThreads = 256;
 
 __global__ void compact(const unsigned *in, unsigned *out) {
+  if (blockDim.x % warpSize) // reads the wavefront's width: its 32s are no 32-lane groups
+    return;
   __shared__ unsigned sums[32];
   constexpr unsigned warpNum(kThreads / 32); // compile-time: no safe fix; blocker: compact
   unsigned tid = threadIdx.x;
@@ -46,6 +50,8 @@ __device__ float warpSum(float v) {
 }
 
 __global__ void blockSum(const float *in, float *out) {
+  if (blockDim.x % warpSize) // reads the wavefront's width: its 32s are no 32-lane groups
+    return;
   constexpr int kWarps = kThreads / 32; // compile-time: no safe fix; blocker: blockSum
   __shared__ float partial[kWarps];
   int lane = threadIdx.x % 32; // waits: blockSum

@@ -37,8 +37,7 @@ import emulation_suite  # noqa: E402  (header generation and runs)
 SOURCE = os.path.join(HERE, "fix_kernels.cu")
 # The lane strides and last-lane guards, as --fix-wave64 writes them and as a partial fix left them,
 # with the kernel each is in.
-WIDENED = (("c += warpSize", "c += 32", "rowSums"),
-           ("x += warpSize", "x += 32", "rowSumsByDifference"),
+WIDENED = (("c += warpSize", "c += 32", "rowSumsMixed"),
            ("lane + d <= warpSize - 1", "lane + d <= 31", "blockSuffixSums"),
            ("lane + 1 >= warpSize", "lane + 1 >= 32", "blockPrefixTotals"))
 VARIANTS = ("original", "plain", "fixed", "partial")
