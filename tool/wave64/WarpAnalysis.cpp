@@ -163,7 +163,6 @@ static bool isTemplatePattern(const FunctionDecl *F) {
                (Method && Method->getParent()->getDescribedClassTemplate()));
 }
 
-
 const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
   if (!S) // a recovered AST can lack a node the caller expected
     return nullptr;
@@ -351,7 +350,7 @@ const FunctionFlow &WarpAnalysis::flow(const FunctionDecl *F, ASTContext &Ctx) {
     auto It = Passed ? Passed->find(P) : ParameterTaints::const_iterator();
     if (Passed && It != Passed->end())
       Flow.Vars[P] |= It->second;
-    else if (Map.warpNames().LaneIndexParameters.count(Name) && callsTo(F, Ctx).empty())
+    else if (Map.warpNames().LaneIndexParameters.count(Name) && !hasCalls(F, Ctx))
       Flow.Vars[P] |= TaintLane; // a header helper's lane, no call to say otherwise
   }
   FlowCollector Collector(Flow, Map.ptxIdioms());
@@ -1129,6 +1128,10 @@ bool WarpAnalysis::widthIndependent(const FunctionDecl *F, ASTContext &Ctx) cons
     return false;
   if (F->hasAttr<CUDAGlobalAttr>())
     return true;
+  return hasCalls(F, Ctx);
+}
+
+bool WarpAnalysis::hasCalls(const FunctionDecl *F, ASTContext &Ctx) const {
   return !callsTo(F, Ctx).empty() ||
          llvm::any_of(instantiationsOf(F),
                       [&](const FunctionDecl *I) { return !callsTo(I, Ctx).empty(); });

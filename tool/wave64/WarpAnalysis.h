@@ -267,6 +267,8 @@ public:
   /// caller's shuffle). A device function without a caller in the unit may
   /// have callers elsewhere, so only kernels and called functions qualify.
   bool widthIndependent(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
+  /// Whether F, or an instantiation of it, is called in the unit.
+  bool hasCalls(const clang::FunctionDecl *F, clang::ASTContext &Ctx) const;
   /// E of a function template's pattern as one of Values in an
   /// instantiation (`LANES / 2` of `sumLanes<float, 32>`, `C::kFull` of
   /// `reduceWith<Config>`): the first instantiation that gives one. The
