@@ -157,7 +157,9 @@ __global__ void mmvq_q8_0(const block_q8_0* __restrict__ vx, const block_q8_0* _
   const int lane = threadIdx.x;
   const block_q8_0* xr = vx + static_cast<size_t>(row) * nb;
   float sumf = 0.f;
-  for (int ib = lane; ib < nb; ib += 32) {                                          // expect: W64-LANE-MATH
+  // Relabelled 2026-12-05 (was expect): lane is threadIdx.x of a dim3(32, 4) block,
+  // so the stride of 32 is the row's width at any wavefront width: at most a note.
+  for (int ib = lane; ib < nb; ib += 32) {
     const int* xi = reinterpret_cast<const int*>(xr[ib].qs);
     const int* yi = reinterpret_cast<const int*>(vy[ib].qs);
     int sumi = 0;
