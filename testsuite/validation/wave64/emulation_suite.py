@@ -97,14 +97,19 @@ def build(args, include, binary):
     return {"ok": proc.returncode == 0, "log": proc.stdout[-2000:] if proc.returncode else ""}
 
 
-def run(binary, *argv, timeout=300):
+def run(binary, *argv, timeout=300, tail=3000):
+    """(exit code or None on timeout, the last `tail` characters of the
+    output, or all of it when tail is None)."""
     try:
         proc = subprocess.run([binary, *argv], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, timeout=timeout)
-        return proc.returncode, proc.stdout[-3000:]
+        out = proc.stdout
+        code = proc.returncode
     except subprocess.TimeoutExpired as e:  # its output may come back as bytes
         out = e.stdout or ""
-        return None, (out.decode(errors="replace") if isinstance(out, bytes) else out)[-3000:]
+        out = out.decode(errors="replace") if isinstance(out, bytes) else out
+        code = None
+    return code, out if tail is None else out[-tail:]
 
 
 def judge(args, binaries):
