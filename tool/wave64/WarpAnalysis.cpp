@@ -10,6 +10,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 
 #include <set>
 
@@ -1542,8 +1543,7 @@ const llvm::DenseSet<const BinaryOperator *> &WarpAnalysis::bitAddressing(const 
 bool WarpAnalysis::readsPortWavefront(const Stmt *S, ASTContext &Ctx) const {
   using namespace clang::ast_matchers;
   const SourceManager &SM = Ctx.getSourceManager();
-  auto Refs = S ? match(findAll(declRefExpr(to(varDecl(hasType(isInteger())))).bind("ref")), *S, Ctx)
-                : match(declRefExpr(to(varDecl(hasType(isInteger())))).bind("ref"), Ctx);
+  auto Refs = match(findAll(declRefExpr(to(varDecl(hasType(isInteger())))).bind("ref")), *S, Ctx);
   return llvm::any_of(Refs, [&](const BoundNodes &Node) {
     const auto *Ref = Node.getNodeAs<DeclRefExpr>("ref");
     return !SM.isInSystemHeader(SM.getExpansionLoc(Ref->getBeginLoc())) &&
@@ -1622,21 +1622,6 @@ struct GroupingSignals {
   }
 };
 
-/// Union-find over the unit's functions: the parts of its call graph.
-struct FunctionParts {
-  std::vector<unsigned> Parent;
-  explicit FunctionParts(size_t N) : Parent(N) {
-    for (unsigned I = 0; I < N; ++I)
-      Parent[I] = I;
-  }
-  unsigned find(unsigned I) {
-    while (Parent[I] != I)
-      I = Parent[I] = Parent[Parent[I]];
-    return I;
-  }
-  void join(unsigned A, unsigned B) { Parent[find(A)] = find(B); }
-};
-
 } // namespace
 
 void WarpAnalysis::collectFunctionSpans(ASTContext &Ctx) {
@@ -1693,13 +1678,13 @@ static std::optional<unsigned> spanOfDefinition(const FunctionDecl *F, const War
 
 /// Each span's grouping: that of its part of the call graph.
 static void decidePerPart(std::vector<FunctionSpan> &Spans, llvm::ArrayRef<GroupingSignals> Signals,
-                          FunctionParts &Parts, LaneGrouping Unit) {
+                          const llvm::EquivalenceClasses<unsigned> &Parts, LaneGrouping Unit) {
   std::vector<GroupingSignals> OfPart(Spans.size());
   std::vector<bool> HasKernel(Spans.size());
   for (unsigned I = 0; I < Spans.size(); ++I) {
-    OfPart[Parts.find(I)].add(Signals[I]);
+    OfPart[Parts.getLeaderValue(I)].add(Signals[I]);
     if (Spans[I].Kernel)
-      HasKernel[Parts.find(I)] = true;
+      HasKernel[Parts.getLeaderValue(I)] = true;
   }
   // Only a unit of whole warps is told apart: lane groups found anywhere in
   // a unit (a broadcast from lane 5) say how its author numbers lanes, also
@@ -1707,7 +1692,7 @@ static void decidePerPart(std::vector<FunctionSpan> &Spans, llvm::ArrayRef<Group
   // never shuffles (it groups no lanes of its own) or holds no kernel (a
   // helper no kernel here calls may be called from elsewhere).
   for (unsigned I = 0; I < Spans.size(); ++I) {
-    unsigned Part = Parts.find(I);
+    unsigned Part = Parts.getLeaderValue(I);
     bool OwnGrouping = Unit == LaneGrouping::WarpWide && OfPart[Part].Shuffles && HasKernel[Part];
     Spans[I].Grouping = OwnGrouping ? OfPart[Part].decide() : Unit;
   }
@@ -1731,7 +1716,9 @@ LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
       BoundedCounters.insert(V);
   GroupingSignals Unit;
   std::vector<GroupingSignals> Signals(Spans.size());
-  FunctionParts Parts(Spans.size());
+  llvm::EquivalenceClasses<unsigned> Parts; // the parts of the unit's call graph
+  for (unsigned I = 0; I < Spans.size(); ++I)
+    Parts.insert(I);
   for (const BoundNodes &Node : match(callExpr().bind("call"), Ctx)) {
     const auto *Call = Node.getNodeAs<CallExpr>("call");
     if (SM.isInSystemHeader(SM.getExpansionLoc(Call->getBeginLoc())))
@@ -1742,7 +1729,7 @@ LaneGrouping WarpAnalysis::laneGrouping(ASTContext &Ctx) {
                                              ? std::nullopt
                                              : spanOfDefinition(Call->getDirectCallee(), *this, SM);
         Caller && Callee)
-      Parts.join(*Caller, *Callee);
+      Parts.unionSets(*Caller, *Callee);
     GroupingSignals S;
     // A tile's shuffles and votes (tile.shfl_down, cg::reduce) exchange within
     // its lanes, as shuffles by offsets below 32 do: lane math by 32 beside

@@ -234,8 +234,7 @@ public:
   /// wavefront's (kWave: 32 in the #else of __HIP_PLATFORM_AMD__, 64 in it):
   /// for the port, E is a wavefront width as warpSize is.
   bool wavefrontInPort(const clang::Expr *E, int64_t CudaValue, clang::ASTContext &Ctx) const;
-  /// Whether S (the whole unit when null), outside system headers, reads
-  /// such a width.
+  /// Whether S, outside system headers, reads such a width.
   bool readsPortWavefront(const clang::Stmt *S, clang::ASTContext &Ctx) const;
   /// warpConstant as the CUDA parse sees it, also where the port takes the
   /// constant from the project's own AMD branch.
