@@ -9,6 +9,10 @@
                     across -j 1 / -j 2
   idempotent        translating an already translated tree changes nothing
   modes             file modes are preserved (executable scripts, private headers)
+  rerun             a run into an existing output leaves the files that hold
+                    their translation already untouched (same inode and time,
+                    so a build of the output stays up to date), and restores
+                    the ones that differ in content, mode or kind
 """
 import argparse, os, shutil, stat, sys, tempfile
 from rlib import CUDA_SOURCE, Checker, files_under, read, run, snapshot, text, write
@@ -122,8 +126,39 @@ def modes(tool, root, tmp, c):
         c.check(a == b, "%s: mode %o became %s" % (f, a, "missing" if b is None else "%o" % b))
 
 
+def rerun(tool, root, tmp, c):
+    src = make_tree(root, tmp)
+    out = os.path.join(tmp, "out")
+    translate(tool, src, out, "--no-cache")
+    first = snapshot(out)
+    files = sorted(f for f, (kind, _, _) in first.items() if kind == "file")
+    edited, narrowed, linked = files[0], files[1], files[2]
+    with open(os.path.join(out, edited), "ab") as f:
+        f.write(b"// edited by hand\n")
+    os.chmod(os.path.join(out, narrowed), 0o600)
+    # A link to a file of the same bytes elsewhere: replaced by a file of
+    # its own, and the file it pointed to is left alone.
+    elsewhere = os.path.join(tmp, "elsewhere")
+    shutil.copy2(os.path.join(out, linked), elsewhere)
+    os.remove(os.path.join(out, linked))
+    os.symlink(elsewhere, os.path.join(out, linked))
+    stamps = {f: os.lstat(os.path.join(out, f)) for f in files}
+    p = translate(tool, src, out, "--no-cache")
+    c.check(p.returncode in (0, 1), "re-run: exit %d: %s" % (p.returncode, p.stderr[-2000:]))
+    c.check(snapshot(out) == first, "re-run output differs from the first run: %s"
+            % sorted(k for k in first if snapshot(out).get(k) != first[k]))
+    c.check(read(elsewhere) == read(os.path.join(out, linked)) and os.path.isfile(elsewhere),
+            "the file a replaced link pointed to changed")
+    for f in files:
+        now, was = os.lstat(os.path.join(out, f)), stamps[f]
+        rewritten = (now.st_ino, now.st_mtime_ns) != (was.st_ino, was.st_mtime_ns)
+        c.check(rewritten == (f in (edited, narrowed, linked)),
+                "%s: %s" % (f, "rewritten though it held its translation" if rewritten
+                            else "left as it was though it differed"))
+
+
 CHECKS = {"input-untouched": input_untouched, "deterministic": deterministic,
-          "idempotent": idempotent, "modes": modes}
+          "idempotent": idempotent, "modes": modes, "rerun": rerun}
 
 
 def main():

@@ -56,6 +56,30 @@ std::string canonical(const std::string &P) {
   return Real.str().str();
 }
 
+/// canonical() of many paths in few folders: a folder is resolved once, and
+/// a path that is no link itself is its folder's canonical path and its name.
+class CanonicalPaths {
+public:
+  std::string of(const std::string &P) {
+    llvm::SmallString<256> Abs(P);
+    fs::make_absolute(Abs);
+    path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    llvm::StringRef Parent = path::parent_path(Abs);
+    fs::file_status Status;
+    const bool Link = !fs::status(Abs, Status, /*Follow=*/false) &&
+                      Status.type() == fs::file_type::symlink_file;
+    if (Parent.empty() || Link)
+      return canonical(Abs.str().str());
+    auto [It, New] = Folders.try_emplace(Parent);
+    if (New)
+      It->second = canonical(Parent.str());
+    return joinPath(It->second, path::filename(Abs));
+  }
+
+private:
+  llvm::StringMap<std::string> Folders;
+};
+
 bool isInside(const std::string &Child, const std::string &Parent) {
   return Child == Parent ||
          (Child.size() > Parent.size() && Child.compare(0, Parent.size(), Parent) == 0 &&
@@ -282,7 +306,7 @@ llvm::Error checkOutputPlacement(const std::vector<std::string> &Roots,
 /// (or the output file itself for one input), or in place.
 llvm::Expected<std::string> outputOf(const FoundPath &P, const std::string &Source,
                                      const std::string &OutputRoot, bool SingleFile,
-                                     const DiscoveryRequest &Request) {
+                                     const DiscoveryRequest &Request, CanonicalPaths &Canonical) {
   if (Request.InPlace)
     return Source;
   if (OutputRoot.empty())
@@ -292,7 +316,7 @@ llvm::Expected<std::string> outputOf(const FoundPath &P, const std::string &Sour
     path::append(Out, P.Display);
   else if (fs::is_directory(OutputRoot))
     path::append(Out, path::filename(P.Path));
-  if (canonical(Out.str().str()) == Source)
+  if (Canonical.of(Out.str().str()) == Source)
     return inputError("output '" + Request.Output + "' would overwrite the input '" + P.Path +
                       "'; choose an output outside the input");
   return Out.str().str();
@@ -320,15 +344,16 @@ llvm::Error addInputFiles(const std::vector<FoundPath> &Found,
                           const std::string &OutputRoot, bool SingleFile,
                           const DiscoveryRequest &Request, std::vector<InputFile> &Files) {
   llvm::StringSet<> Seen;
+  CanonicalPaths Canonical;
   for (const FoundPath &P : Found) {
     if (!Seen.insert(P.Display).second)
       continue;
     InputFile F;
-    F.Source = canonical(P.Path);
+    F.Source = Canonical.of(P.Path);
     F.Display = P.Display;
     F.Action = isTranslatableName(F.Source) ? FileAction::Translate : FileAction::Copy;
     F.IsHeader = isHeaderName(F.Source);
-    auto Output = outputOf(P, F.Source, OutputRoot, SingleFile, Request);
+    auto Output = outputOf(P, F.Source, OutputRoot, SingleFile, Request, Canonical);
     if (!Output)
       return Output.takeError();
     F.Output = std::move(*Output);

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -69,6 +70,19 @@ unsigned permissionsOf(const std::string &Path) {
   auto Perms = fs::getPermissions(Path);
   return Perms ? static_cast<unsigned>(*Perms) : 0644;
 }
+
+/// Whether Path is a regular file (not a link) that holds Content with these
+/// permissions already. A re-run leaves such a file alone: its timestamp, and
+/// so a build of the output, stays, and the run writes nothing.
+bool holdsAlready(const std::string &Path, const std::string &Content, unsigned Permissions) {
+  fs::file_status Status;
+  if (fs::status(Path, Status, /*Follow=*/false) || Status.type() != fs::file_type::regular_file ||
+      Status.getSize() != Content.size() || static_cast<unsigned>(Status.permissions()) != Permissions)
+    return false;
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  return Buffer && (*Buffer)->getBuffer() == Content;
+}
 } // namespace
 
 std::vector<WriteFailure> writeOutputs(RunResult &Run) {
@@ -76,8 +90,10 @@ std::vector<WriteFailure> writeOutputs(RunResult &Run) {
   for (FileReport &R : Run.Files) {
     if (R.Status == FileStatus::Failed || R.Input.Output.empty())
       continue;
-    std::string Error =
-        writeFileAtomically(R.Input.Output, R.Translated, permissionsOf(R.Input.Source));
+    const unsigned Mode = permissionsOf(R.Input.Source);
+    if (holdsAlready(R.Input.Output, R.Translated, Mode))
+      continue;
+    std::string Error = writeFileAtomically(R.Input.Output, R.Translated, Mode);
     if (!Error.empty()) {
       R.Status = FileStatus::Failed;
       R.ModeReason = Error;

@@ -22,7 +22,8 @@ struct WriteFailure {
 std::string writeFileAtomically(const std::string &Path, const std::string &Content,
                                 unsigned Permissions);
 
-/// Writes every non-failed file of the run; returns the failures.
+/// Writes every non-failed file of the run, but leaves an output that holds
+/// its content and permissions already as it is; returns the failures.
 std::vector<WriteFailure> writeOutputs(RunResult &Run);
 
 /// --in-place: for every file the run changed, writes its backup
