@@ -50,23 +50,21 @@ __device__ inline Exchange exchange(unsigned site, const char *op, unsigned valu
   Wave &w = *x.wave;
   const unsigned h = half(), me = halfLane(), leader = leaderOf(x.active);
   x.bits = __ballot_sync(x.active, predicate);
-  if (me == leader) {
+  if (me == leader)
     failIfPresumedExited(g, op);
-    lockHalf(w);
-    waitForPreviousMeeting(w);
-  }
+  /* The waits are loops of all these lanes (leaderSays, in the core). */
+  lockHalf(w, x.active);
+  waitForPreviousMeeting(w, x.active);
   __syncwarp(x.active);
   store(w.data[h * kHalfLanes + me], value);
   __syncwarp(x.active);
-  int joint = 0;
   if (me == leader) {
     store(w.active[h], x.active);
     store(w.bits[h], x.bits);
     __threadfence_block();
-    joint = partnerExists() && meet(w, g, site);
-    __threadfence_block();
   }
-  x.joint = __shfl_sync(x.active, joint, leader) != 0;
+  x.joint = partnerExists() && meet(w, g, site, x.active);
+  __threadfence_block();
   __syncwarp(x.active);
   x.partnerActive = x.joint ? load(w.active[h ^ 1]) : 0u;
   x.partnerBits = x.joint ? load(w.bits[h ^ 1]) : 0u;

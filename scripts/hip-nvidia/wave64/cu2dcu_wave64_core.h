@@ -120,21 +120,38 @@ __device__ inline unsigned long long blockTag() {
   return ((grid * 0x9E3779B97F4A7C15ull + block) << 1) | 1ull;
 }
 
+/* Every wait of the emulation is a loop of all the calling lanes: one leader
+ * lane polls shared memory, and all of them learn its answer here. When the
+ * leader spun alone while the other lanes waited at the branch's end, an
+ * H200 ran the next operation without it (lanes 1-31 of a half, all of them
+ * active): independent thread scheduling may let waiting lanes go on without
+ * a lane that spins, and a later __syncwarp waited for it but did not rejoin
+ * it, so __activemask() saw the half in pieces and one operation ran as two
+ * (a whole-wavefront mask failing HIP's check, a ballot losing lanes). */
+__device__ inline int leaderSays(unsigned active, int answer) {
+  return __shfl_sync(active, answer, leaderOf(active));
+}
+
 /* The state of the calling half's wavefront, reset by whichever half comes
  * first in this block. All active lanes call it. */
 template <class State> __device__ inline State &initialized(State *states, unsigned active) {
   State &s = states[waveIndex()];
   const unsigned long long tag = blockTag();
-  if (halfLane() == leaderOf(active)) {
-    unsigned polls = 0;
-    for (unsigned long long seen; (seen = load(s.tag)) != tag; backOff(++polls)) {
-      if (seen != kInitializing && atomicCAS(&s.tag, seen, kInitializing) == seen) {
+  const bool leader = halfLane() == leaderOf(active);
+  for (unsigned polls = 0;; backOff(++polls)) {
+    int ready = 0;
+    if (leader) {
+      const unsigned long long seen = load(s.tag);
+      ready = seen == tag;
+      if (!ready && seen != kInitializing && atomicCAS(&s.tag, seen, kInitializing) == seen) {
         s.reset();
         __threadfence_block();
         atomicExch(&s.tag, tag);
-        break;
+        ready = 1;
       }
     }
+    if (leaderSays(active, ready))
+      break;
   }
   __syncwarp(active);
   __threadfence_block();
@@ -177,10 +194,12 @@ __device__ inline bool partnerAway(Gate &g) {
 }
 
 /* The slots are written only once both halves have read the last joint
- * meeting's values. */
-__device__ inline void waitForPreviousMeeting(Wave &w) {
-  for (unsigned polls = 0; stateOf(load(w.meet)) == kMatched; ++polls)
-    backOff(polls);
+ * meeting's values. All active lanes call it. */
+__device__ inline void waitForPreviousMeeting(Wave &w, unsigned active) {
+  const bool leader = halfLane() == leaderOf(active);
+  for (unsigned polls = 0;; backOff(++polls))
+    if (leaderSays(active, leader && stateOf(load(w.meet)) != kMatched))
+      break;
 }
 
 __device__ inline void endMeeting(Wave &w) {
@@ -191,10 +210,13 @@ __device__ inline void endMeeting(Wave &w) {
   }
 }
 
-/* Lanes of one half that diverged and reach operations apart take turns. */
-__device__ inline void lockHalf(Wave &w) {
-  for (unsigned polls = 0; atomicCAS(&w.lock[half()], 0u, 1u) != 0u; ++polls)
-    backOff(polls);
+/* Lanes of one half that diverged and reach operations apart take turns.
+ * All active lanes call it. */
+__device__ inline void lockHalf(Wave &w, unsigned active) {
+  const bool leader = halfLane() == leaderOf(active);
+  for (unsigned polls = 0;; backOff(++polls))
+    if (leaderSays(active, leader && atomicCAS(&w.lock[half()], 0u, 1u) == 0u))
+      break;
   __threadfence_block();
 }
 __device__ inline void unlockHalf(Wave &w) {
@@ -202,52 +224,69 @@ __device__ inline void unlockHalf(Wave &w) {
   atomicExch(&w.lock[half()], 0u);
 }
 
-/* This half waits at `site` for the other: true when it joins (both halves'
- * lanes take part), false when the other's lanes are inactive here. */
-__device__ inline bool waitAtSite(Wave &w, Gate &g, unsigned long long mine) {
-  const unsigned long long start = now();
-  for (unsigned polls = 0;; ++polls) {
-    const unsigned long long m = load(w.meet);
-    if (stateOf(m) == kMatched)
-      return true;
-    if (stateOf(m) == kReleased) {
-      atomicExch(&w.meet, 0ull);
-      return false;
-    }
-    const bool timedOut = polls > CU2DCU_WAVE64_TIMEOUT_POLLS && now() - start > CU2DCU_WAVE64_TIMEOUT_NS;
-    if ((partnerAway(g) || timedOut) && atomicCAS(&w.meet, mine, 0ull) == mine) {
-      if (timedOut && !partnerAway(g))
-        store(g.gone[half() ^ 1], 1u);
-      return false;
-    }
-    backOff(polls);
+/* The leader's side of a meeting: one poll at a time (kUndecided: poll again). */
+enum : int { kAlone = 0, kJoined = 1, kUndecided = -1 };
+struct Meeting {
+  unsigned long long mine;   /* this half's waiting word */
+  unsigned long long start;  /* when it was posted */
+  unsigned polls;            /* polls since */
+  bool posted;
+};
+
+/* This half waits at its site for the other: kJoined when both halves' lanes
+ * take part, kAlone when the other's lanes are inactive here. */
+__device__ inline int waitAtSite(Wave &w, Gate &g, Meeting &meeting) {
+  const unsigned long long m = load(w.meet);
+  if (stateOf(m) == kMatched)
+    return kJoined;
+  if (stateOf(m) == kReleased) {
+    atomicExch(&w.meet, 0ull);
+    return kAlone;
   }
+  const bool timedOut = meeting.polls++ > CU2DCU_WAVE64_TIMEOUT_POLLS && now() - meeting.start > CU2DCU_WAVE64_TIMEOUT_NS;
+  if ((partnerAway(g) || timedOut) && atomicCAS(&w.meet, meeting.mine, 0ull) == meeting.mine) {
+    if (timedOut && !partnerAway(g))
+      store(g.gone[half() ^ 1], 1u);
+    return kAlone;
+  }
+  return kUndecided;
 }
 
 /* The halves meet at one operation when both stand at the same site. At
  * different sites AMD runs them one after the other, each with the other
  * half's lanes inactive; the earlier line (same file) goes first, as a
  * loop's body comes before the code after the loop. */
-__device__ inline bool meet(Wave &w, Gate &g, unsigned site) {
+__device__ inline int meetPoll(Wave &w, Gate &g, unsigned site, Meeting &meeting) {
+  if (meeting.posted)
+    return waitAtSite(w, g, meeting);
   const unsigned h = half();
-  const unsigned long long mine = meetWord(site, kWaiting, h);
+  if (partnerAway(g))
+    return kAlone;
+  const unsigned long long m = atomicCAS(&w.meet, 0ull, meeting.mine);
+  if (m == 0ull) {
+    meeting.posted = true;
+    meeting.start = now();
+    return waitAtSite(w, g, meeting);
+  }
+  if (stateOf(m) == kWaiting && halfOf(m) != h) {
+    const unsigned theirs = siteOfMeet(m);
+    if (theirs == site)
+      return atomicCAS(&w.meet, m, meetWord(site, kMatched, h)) == m ? kJoined : kUndecided;
+    if (!sameFile(theirs, site) || lineOf(theirs) > lineOf(site))
+      return kAlone;
+    atomicCAS(&w.meet, m, meetWord(theirs, kReleased, h ^ 1));
+  }
+  return kUndecided;
+}
+
+/* All active lanes call it; the leader meets the other half's leader. */
+__device__ inline bool meet(Wave &w, Gate &g, unsigned site, unsigned active) {
+  const bool leader = halfLane() == leaderOf(active);
+  Meeting meeting = {meetWord(site, kWaiting, half()), 0ull, 0u, false};
   for (unsigned polls = 0;; backOff(++polls)) {
-    if (partnerAway(g))
-      return false;
-    const unsigned long long m = atomicCAS(&w.meet, 0ull, mine);
-    if (m == 0ull)
-      return waitAtSite(w, g, mine);
-    if (stateOf(m) == kWaiting && halfOf(m) != h) {
-      const unsigned theirs = siteOfMeet(m);
-      if (theirs == site) {
-        if (atomicCAS(&w.meet, m, meetWord(site, kMatched, h)) == m)
-          return true;
-        continue;
-      }
-      if (!sameFile(theirs, site) || lineOf(theirs) > lineOf(site))
-        return false;
-      atomicCAS(&w.meet, m, meetWord(theirs, kReleased, h ^ 1));
-    }
+    const int outcome = leaderSays(active, leader ? meetPoll(w, g, site, meeting) : kUndecided);
+    if (outcome != kUndecided)
+      return outcome == kJoined;
   }
 }
 

@@ -36,8 +36,8 @@ CORE, OPS, CONFIG = "cu2dcu_wave64_core.h", "cu2dcu_wave64.h", "cu2dcu_wave64_co
 MUTANTS = {
     "inactive-lane-reads-own-value": (OPS, "? load(x.wave->data[lane64]) : 0u;",
                                       "? load(x.wave->data[lane64]) : 7u;"),
-    "halves-never-meet": (OPS, "joint = partnerExists() && meet(w, g, site);",
-                          "joint = 0 && partnerExists() && meet(w, g, site);"),
+    "halves-never-meet": (OPS, "x.joint = partnerExists() && meet(w, g, site, x.active);",
+                          "x.joint = 0 && partnerExists() && meet(w, g, site, x.active);"),
     "shfl-down-bound-off-by-one": (OPS, "return (int)((self & (width - 1)) + delta) >= width ? self : index;",
                                    "return (int)((self & (width - 1)) + delta) > width ? self : index;"),
     "ballot-halves-swapped": (OPS, "return half() == 0 ? (static_cast<unsigned long long>(partners) << 32) | mine",
