@@ -29,6 +29,7 @@ import manual  # noqa: E402
 import legacy  # noqa: E402
 import members  # noqa: E402
 import api_shims  # noqa: E402
+import arities  # noqa: E402
 import signatures  # noqa: E402
 import math_shims  # noqa: E402
 import yamlio  # noqa: E402
@@ -289,6 +290,22 @@ def add_missing_members(built, cuda_sigs, hip_sigs, trees):
         members.add_missing_members(entries, cuda_sigs, sides)
 
 
+def add_call_forms(built, cuda_sigs, hip_sigs):
+    """default_args and hip_by_arity's counts no HIP function takes
+    (arities.py); a default is spelled as HIP spells it: a literal as it is,
+    a CUDA name by its entry."""
+    hip_names = {e["cuda"]: e["hip"] for entries in built.values() for e in entries.values()
+                 if e.get("hip") and e.get("status", "supported") != "unsupported"}
+
+    def hip_spelling(text):
+        if text is None or text in ("nullptr", "true", "false") or text[0].isdigit():
+            return text
+        return hip_names.get(text)
+
+    for entries in built.values():
+        arities.add_call_forms(entries, cuda_sigs, hip_sigs, hip_spelling)
+
+
 def generated_shims(args):
     """Writes (or with --check compares) the shims made from CUDA's headers;
     the names of those that differ."""
@@ -368,6 +385,7 @@ def main():
                     e["cuda_since"] = v
         built[fid] = entries
     add_missing_members(built, cuda_sigs, hip_sigs, trees)
+    add_call_forms(built, cuda_sigs, hip_sigs)
     for fam in F.FAMILIES:
         fid = fam["family"]
         entries = built[fid]

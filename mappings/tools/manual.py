@@ -227,6 +227,9 @@ RUNTIME = {
     "cudaFuncSetAttribute": S("hipFuncSetAttribute", function_arg=0),
     "cudaFuncSetCacheConfig": S("hipFuncSetCacheConfig", function_arg=0),
     "cudaFuncSetSharedMemConfig": S("hipFuncSetSharedMemConfig", function_arg=0),
+    "cudaDeviceGetTexture1DLinearMaxWidth": U(
+        "HIP 6.4 declares hipDeviceGetTexture1DLinearMaxWidth(hipMemPool_t *, int), not CUDA's "
+        "(size_t *, const cudaChannelFormatDesc *, int)."),
     "cudaDeviceSetLimit": U64("hipDeviceSetLimit", "hipDeviceSetLimit is not in HIP 5.2 (only "
                               "hipDeviceGetLimit); HIP 6.4 declares it. For older targets "
                               "remove the call or guard it."),
@@ -693,6 +696,31 @@ DRIVER = {
 for _n in ["cuGraphAddDependencies_v2", "cuGraphRemoveDependencies_v2", "cuGraphGetEdges_v2",
            "cuGraphNodeGetDependencies_v2", "cuGraphNodeGetDependentNodes_v2"]:
     DRIVER[_n] = {"note": "the CUDA 12.3+ form has an extra edge-data argument that HIP does not take; drop it (it must be NULL)"}
+# The driver's graph memcpy and memset nodes take CUDA_MEMCPY3D and
+# CUDA_MEMSET_NODE_PARAMS (and a context); HIP's runtime-named functions take
+# the runtime's hipMemcpy3DParms and hipMemsetParams. HIP 6.4's hipDrvGraph*
+# take the driver's structs, as CUDA's do; HIP 5.2 has none of them, and no
+# HIP declares a driver form of the memset node's get and set.
+DRIVER_GRAPH_REASON = ("not in HIP 5.2, whose hip%s takes the runtime's struct (HIP 6.4 declares "
+                       "hipDrv%s, with the driver's structs as CUDA's)")
+for _n in ["cuGraphAddMemcpyNode", "cuGraphAddMemsetNode", "cuGraphExecMemcpyNodeSetParams",
+           "cuGraphExecMemsetNodeSetParams", "cuGraphMemcpyNodeGetParams", "cuGraphMemcpyNodeSetParams"]:
+    DRIVER[_n] = U64("hipDrv" + _n[2:], DRIVER_GRAPH_REASON % (_n[2:], _n[2:]))
+for _n in ["cuGraphMemsetNodeGetParams", "cuGraphMemsetNodeSetParams"]:
+    DRIVER[_n] = U("HIP has no driver form of it: hip%s takes the runtime's hipMemsetParams, "
+                   "not CUDA_MEMSET_NODE_PARAMS." % _n[2:])
+# Same names, other parameters (found by verify_use.py); no cast makes them fit.
+for _n in ["cuMemcpyPeer", "cuMemcpyPeerAsync"]:
+    DRIVER[_n] = U("HIP's hip%s takes device ordinals, not contexts (CUcontext); call it with "
+                   "the devices of the two contexts." % _n[2:])
+for _n in ["cuTexRefGetAddressMode", "cuTexRefSetAddressMode", "cuTexRefGetFilterMode",
+           "cuTexRefSetFilterMode", "cuTexRefGetMipmapFilterMode", "cuTexRefSetMipmapFilterMode"]:
+    DRIVER[_n] = U("texture references (removed from the CUDA runtime in 12.0): HIP's hip%s takes "
+                   "a textureReference * and the runtime's enums, not CUtexref and the driver's "
+                   "CUaddress_mode/CUfilter_mode; use texture objects." % _n[2:])
+DRIVER["cuDeviceGetTexture1DLinearMaxWidth"] = U(
+    "HIP 6.4 declares hipDeviceGetTexture1DLinearMaxWidth(hipMemPool_t *, int), not CUDA's "
+    "(size_t *, format, channels, device).")
 for _n in ["cuLaunch", "cuLaunchGrid", "cuLaunchGridAsync", "cuParamSetf", "cuParamSeti",
            "cuParamSetSize", "cuParamSetTexRef", "cuParamSetv", "cuFuncSetBlockShape",
            "cuFuncSetSharedSize"]:
@@ -1008,7 +1036,9 @@ RULES["cublas"].update({
 # Parameters HIP declares less const than CUDA (found by verify_use.py): an
 # argument C++ will not convert implicitly is cast to HIP's type.
 QUALIFIER_CASTS = {
-    "driver": {n: {"1": "void *"} for n in ("cuMemcpyHtoD_v2", "cuMemcpyHtoDAsync_v2")},
+    "driver": dict({n: {"1": "void *"} for n in ("cuMemcpyHtoD_v2", "cuMemcpyHtoDAsync_v2")},
+                   cuMipmappedArrayCreate={"1": "HIP_ARRAY3D_DESCRIPTOR *"}),
+    "cusparse": {"cusparseSpVV_bufferSize": {"4": "void *"}},
     "cublas": dict(
         {"cublasGemmBatchedEx": {"7": "const void **", "10": "const void **", "14": "void **"}},
         **{"cublas%sgetrsBatched" % t: {"4": "%s *const *" % c}
@@ -1069,6 +1099,13 @@ SPSM_REASON = ("SpSM solve buffer: hipsparseSpSM_solve takes the external buffer
                "hipsparseSpSM_analysis as an 11th argument, which cuSPARSE's call (CUDA 12 "
                "on) no longer has; the shims keep the analysis buffer per descriptor and "
                "pass it to the solve.")
+# HIP's gebsr buffer sizes are size_t, CUDA's int: a cast of the pointer would
+# let hipSPARSE write 8 bytes into a 4-byte int.
+for _t in "SDCZ":
+    for _n in ("cusparse%scsr2gebsr_bufferSize" % _t, "cusparse%sgebsr2gebsc_bufferSize" % _t):
+        _hip = "hip" + _n[4:]
+        RULES["cusparse"][_n] = U("HIP's %s writes the size to a size_t *, CUDA's to an int *: "
+                                  "declare the size as size_t and call %s." % (_hip, _hip))
 RULES["cusparse"]["cusparseSpSM_analysis"] = U(SPSM_REASON,
                                                shim="cu2dcu_hipsparseSpSM_analysis")
 RULES["cusparse"]["cusparseSpSM_solve"] = U(SPSM_REASON, shim="cu2dcu_hipsparseSpSM_solve")

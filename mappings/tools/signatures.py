@@ -26,10 +26,12 @@ class _Walk:
         self.scopes = []        # (depth, node, qualifier prefix)
         self.template = None    # (depth, [type parameter names], probeable)
         self.function = None    # (depth, overload being filled)
+        self.default = None     # (depth, index) of a parameter whose default is being read
         self.record = None      # (depth, fields of the struct being defined)
         self.defined = set()    # types whose definition was seen
         self.result = {"functions": {}, "enumerators": {}, "enum_typedefs": {}, "type_templates": [],
-                       "type_headers": {}, "records": {}, "bases": {}, "typedefs": {}}
+                       "type_headers": {}, "records": {}, "bases": {}, "typedefs": {},
+                       "unprobeable": {}}
 
     def qualifier(self):
         return "".join(q for _, _, q in self.scopes)
@@ -58,13 +60,49 @@ def _on_function(walk, depth, rest):
     tparams, probeable = [], True
     if walk.template and walk.template[0] == depth - 1:
         tparams, probeable = walk.template[1], walk.template[2]
+    # "required": the parameters before the first default argument, where
+    # one has a default; "variadic": a C `...` takes any further arguments.
     overload = {"params": [], "template": tparams, "header": rel}
-    if probeable:
-        walk.function = (depth, overload)
-        walk.result["functions"].setdefault(walk.qualifier() + name, []).append(overload)
+    if re.search(r"\.\.\.\)'", rest):
+        overload["variadic"] = True
+    walk.function = (depth, overload)
+    walk.result["functions" if probeable else "unprobeable"].setdefault(
+        walk.qualifier() + name, []).append(overload)
+
+
+# A default argument is kept where it is one literal or enumerator, through
+# implicit conversions; anything else (a call, arithmetic) is not.
+_DEFAULT_PASSES = ("ImplicitCastExpr", "ParenExpr", "ConstantExpr", "CXXDefaultArgExpr")
+
+
+def _default_value(node, rest):
+    if node in ("IntegerLiteral", "CXXBoolLiteralExpr", "FloatingLiteral"):
+        return rest.split()[-1]
+    if node == "CXXNullPtrLiteralExpr":
+        return "nullptr"
+    if node == "DeclRefExpr" and " EnumConstant " in rest:
+        return _QUOTED.findall(rest.split(" EnumConstant ", 1)[1])[0]
+    return None
+
+
+def _on_default(walk, depth, node, rest):
+    """Reads the default argument of the parameter walk.default names."""
+    param_depth, index = walk.default
+    if depth <= param_depth:
+        walk.default = None
+        return False
+    if node in _DEFAULT_PASSES:
+        return True
+    value = _default_value(node, rest)
+    if value is not None:
+        walk.function[1].setdefault("defaults", {})[index] = value
+    walk.default = None
+    return True
 
 
 def _on_node(walk, depth, node, rest):
+    if walk.default and _on_default(walk, depth, node, rest):
+        return
     if walk.function and depth <= walk.function[0]:
         walk.function = None
     if walk.template and depth <= walk.template[0]:
@@ -72,7 +110,11 @@ def _on_node(walk, depth, node, rest):
     if walk.record and depth <= walk.record[0]:
         walk.record = None
     if walk.function and depth == walk.function[0] + 1 and node == "ParmVarDecl":
-        walk.function[1]["params"].append(_QUOTED.search(rest).group(1))
+        overload = walk.function[1]
+        if rest.endswith(" cinit"):
+            overload.setdefault("required", len(overload["params"]))
+            walk.default = (depth, len(overload["params"]))
+        overload["params"].append(_QUOTED.search(rest).group(1))
         return
     if walk.record and depth == walk.record[0] + 1 and node in ("FieldDecl", "IndirectFieldDecl") \
             and _name(rest):
@@ -159,7 +201,7 @@ def _signatures(side, tree, headers):
     src = "".join("#include <%s>\n" % h for h in headers)
     args = flags + ["-ferror-limit=0", "-fsyntax-only", "-fno-color-diagnostics",
                     "-Xclang", "-ast-dump"]
-    return hdrscan._cached_scan("signatures+records2", args, src, roots, lambda out: _parse(out, roots))
+    return hdrscan._cached_scan("signatures+records5", args, src, roots, lambda out: _parse(out, roots))
 
 
 def hip_signatures(tree):
@@ -172,6 +214,11 @@ def cuda_signatures():
     type, "header": declaring header}}, "enum_typedefs": {enum: [typedef
     names]}, "type_templates": [names], "type_headers": {type: declaring
     header}, "records": {struct: [its named fields]}, "bases": {struct: [its
-    base types]}, "typedefs": {name: the type it names}} of the CUDA translation unit; an overload is {"params": [types],
-    "template": [type parameter names], "header": declaring header}."""
+    base types]}, "typedefs": {name: the type it names}, "unprobeable": {name:
+    [overload]} (templates with a non-type parameter, which a probe cannot
+    instantiate: counted for their argument counts only)} of the CUDA translation unit; an overload is {"params": [types],
+    "template": [type parameter names], "header": declaring header}, with
+    "required" (the parameters before the first default argument) where one
+    has a default, "defaults" ({index: the literal or enumerator}) for the
+    defaults that are one, and "variadic" where it ends in `...`."""
     return _signatures("cuda", None, F.cuda_tu())

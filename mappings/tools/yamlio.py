@@ -2,7 +2,7 @@
 import re
 
 KEY_ORDER = ["cuda", "hip", "kind", "status", "reason", "reason_id", "hip_since", "cuda_since",
-             "cuda_removed", "symbol_arg", "function_arg", "out_pointer_arg", "hip_by_arity", "shim_by_param", "qualifier_casts", "hip_requires", "hip_defines", "hip_archs", "missing_members", "link", "note",
+             "cuda_removed", "symbol_arg", "function_arg", "out_pointer_arg", "hip_by_arity", "default_args", "shim_by_param", "qualifier_casts", "hip_requires", "hip_defines", "hip_archs", "missing_members", "link", "note",
              "warp", "legacy_hip", "mask_shim", "hip_guard", "hip_guard_until"]
 KIND_ORDER = ["header", "namespace", "function", "type", "enumerator", "macro", "variable"]
 KIND_TITLE = {"header": "headers", "namespace": "namespaces", "function": "functions",

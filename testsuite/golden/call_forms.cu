@@ -3,7 +3,10 @@
 // CUDA 11's five-argument cudaGraphInstantiate is hipGraphInstantiate, while
 // CUDA 12's (exec, graph, flags) is hipGraphInstantiateWithFlags. The
 // branch this parse does not see is translated by the lexical rules, which
-// count the same way.
+// count the same way. Arguments CUDA defaults and HIP does not are appended
+// (the flags of a two-argument cudaGraphInstantiate); a count no HIP
+// declaration takes (CUDA 12.3's edge-data form of cudaGraphAddDependencies)
+// is an error, left as written.
 #include <cuda_runtime.h>
 
 __global__ void step(float *x) { x[threadIdx.x] += 1.0f; }
@@ -28,6 +31,13 @@ int main() {
   cudaGraphInstantiate(&exec, graph, 0);
 #else
   cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0);
+#endif
+  cudaGraphExec_t again;
+  cudaGraphInstantiate(&again, graph);
+  cudaGraphExecDestroy(again);
+#ifdef EDGE_DATA
+  cudaGraphNode_t from, to;
+  cudaGraphAddDependencies(graph, &from, &to, nullptr, 1);
 #endif
   cudaGraphLaunch(exec, stream);
   cudaEventRecord(stop, stream);

@@ -364,7 +364,7 @@ entries:
   - {cuda: cudaBar, kind: function, status: removed, cuda_removed: "12.0"}
   - {cuda: cudaFuncSetCacheConfig, hip: hipFuncSetCacheConfig, kind: function, function_arg: 0}
   - {cuda: cudaHostGetDevicePointer, hip: hipHostGetDevicePointer, kind: function, out_pointer_arg: 0}
-  - {cuda: cudaGraphInstantiate, hip: hipGraphInstantiateWithFlags, kind: function, hip_by_arity: {"5": hipGraphInstantiate, "4": hipX}}
+  - {cuda: cudaGraphInstantiate, hip: hipGraphInstantiateWithFlags, kind: function, hip_by_arity: {"5": hipGraphInstantiate, "4": hipX, "2": null}}
   - {cuda: cooperative_groups/reduce.h, hip: hip/hip_cooperative_groups.h, kind: header, hip_requires: hip/hip_runtime.h}
   - {cuda: cublas_v2.h, hip: hipblas/hipblas.h, kind: header, hip_defines: [HIPBLAS_V2, HIPBLAS_USE_HIP_HALF]}
   - {cuda: nvtx3/nvToolsExt.h, hip: roctracer/roctx.h, kind: header, link: roctx64}
@@ -392,6 +392,9 @@ TEST_F(ApiMapTest, CachedLoadRepeatsTheParsedOne) {
             (std::vector<std::string>{"HIPBLAS_V2", "HIPBLAS_USE_HIP_HALF"}));
   EXPECT_EQ(Cached.lookup("__shfl_sync")->Warp, WarpFn::ShflSync);
   EXPECT_EQ(Cached.lookupHeader("nvtx3/nvToolsExt.h")->Link, "roctx64");
+  // A null form (no HIP function takes 2 arguments) survives as no name.
+  EXPECT_EQ(Cached.lookup("cudaGraphInstantiate")->HipByArity,
+            (std::map<unsigned, std::string>{{2, ""}, {4, "hipX"}, {5, "hipGraphInstantiate"}}));
 }
 
 TEST_F(ApiMapTest, CacheEntriesAreUsedAndACorruptOneIsIgnored) {

@@ -62,8 +62,12 @@ void printEntryFacts(const ApiEntry &E, llvm::raw_ostream &OS) {
        << llvm::join(Members, ", ") << "\n";
   }
   for (const auto &[Arity, Hip] : E.HipByArity)
-    OS << "  a call with " << Arity << " argument" << (Arity == 1 ? "" : "s") << " becomes " << Hip
-       << " instead\n";
+    OS << "  a call with " << Arity << " argument" << (Arity == 1 ? "" : "s")
+       << (Hip.empty() ? " has no HIP equivalent (CU2DCU-UNSUPPORTED)" : " becomes " + Hip + " instead")
+       << "\n";
+  for (const auto &[Index, Value] : E.DefaultArgs)
+    OS << "  argument " << Index + 1 << ", which CUDA defaults and HIP does not, is appended as "
+       << Value << " when a call leaves it out\n";
 }
 
 void printShim(const ApiMap &Map, const std::string &Name, const char *Role,

@@ -53,7 +53,7 @@ const std::set<std::string> KnownEntryKeys = {
     "symbol_arg",   "function_arg", "hip_requires", "hip_defines",  "hip_archs",    "defined_only",
     "predefined",   "shim",         "hip_in_condition", "legacy_hip", "mask_shim",
     "hip_guard",    "hip_guard_until", "warp",       "link",        "hip_by_arity", "out_pointer_arg", "shim_by_param",
-    "qualifier_casts", "missing_members"};
+    "qualifier_casts", "missing_members", "default_args"};
 const std::set<std::string> KnownFileKeys = {"family",  "cuda_headers", "hip_headers",
                                              "api_names", "reasons",     "entries"};
 const char *const VersionPattern = "^[0-9]+\\.[0-9]+$";
@@ -550,6 +550,8 @@ private:
             "shim_by_param is for function entries");
     Require(!field(All, "qualifier_casts").IsDefined() || E.Kind == EntryKind::Function,
             "qualifier_casts is for function entries");
+    Require(!field(All, "default_args").IsDefined() || E.Kind == EntryKind::Function,
+            "default_args is for function entries");
     Require(E.Kind != EntryKind::Namespace ||
                 llvm::StringRef(E.Cuda).ends_with("::"),
             "namespace entries end with '::'");
@@ -607,16 +609,19 @@ private:
   bool readFormFields(const Fields &All, const YAML::Node &N, ApiEntry &E) {
     bool Ok = true;
     for (auto [Key, What, Forms] :
-         {std::tuple{"hip_by_arity", "argument counts to HIP names", &E.HipByArity},
-          {"qualifier_casts", "argument indexes to HIP parameter types", &E.QualifierCasts}})
-      Ok &= readForms(field(All, Key), Key, What, N, E,
-                      [Forms = Forms](const std::string &Form, const std::string &Value) {
-                        unsigned Number = 0;
-                        if (!matches("^[0-9]+$", Form) || llvm::StringRef(Form).getAsInteger(10, Number))
-                          return false;
-                        (*Forms)[Number] = Value;
-                        return true;
-                      });
+         {std::tuple{"hip_by_arity", "argument counts to HIP names or null", &E.HipByArity},
+          {"qualifier_casts", "argument indexes to HIP parameter types", &E.QualifierCasts},
+          {"default_args", "argument indexes to default values", &E.DefaultArgs}})
+      Ok &= readForms(
+          field(All, Key), Key, What, N, E,
+          [Forms = Forms](const std::string &Form, const std::string &Value) {
+            unsigned Number = 0;
+            if (!matches("^[0-9]+$", Form) || llvm::StringRef(Form).getAsInteger(10, Number))
+              return false;
+            (*Forms)[Number] = Value;
+            return true;
+          },
+          /*NullAllowed=*/Forms == &E.HipByArity);
     return readForms(field(All, "shim_by_param"), "shim_by_param", "parameter types to shim names",
                      N, E, [&](const std::string &Form, const std::string &Name) {
                        E.ShimByParam[Form] = Name;
@@ -645,14 +650,19 @@ private:
 
   /// A mapping of scalars to non-empty scalars; Add takes each pair and says
   /// whether its form is valid.
+  /// A form's value is a non-empty scalar, or null where NullAllowed (read
+  /// as "": hip_by_arity's count that no HIP function takes).
   bool readForms(const YAML::Node &Forms, const char *Key, const char *What, const YAML::Node &N,
-                 const ApiEntry &E, llvm::function_ref<bool(const std::string &, const std::string &)> Add) {
+                 const ApiEntry &E, llvm::function_ref<bool(const std::string &, const std::string &)> Add,
+                 bool NullAllowed = false) {
     if (!Forms.IsDefined())
       return true;
     bool Ok = Forms.IsMap();
-    for (auto It = Forms.begin(); Ok && It != Forms.end(); ++It)
-      Ok = It->first.IsScalar() && It->second.IsScalar() && !It->second.Scalar().empty() &&
-           Add(It->first.Scalar(), It->second.Scalar());
+    for (auto It = Forms.begin(); Ok && It != Forms.end(); ++It) {
+      const bool Null = NullAllowed && It->second.IsNull();
+      Ok = It->first.IsScalar() && (Null || (It->second.IsScalar() && !It->second.Scalar().empty())) &&
+           Add(It->first.Scalar(), Null ? std::string() : It->second.Scalar());
+    }
     if (!Ok)
       fail(N, "'" + E.Cuda + "': " + Key + " must map " + What);
     return Ok;

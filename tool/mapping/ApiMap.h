@@ -88,6 +88,11 @@ struct ApiEntry {
   /// HIP splits one CUDA function by its forms (hip_by_arity:
   /// cudaGraphInstantiate's 5-argument form is hipGraphInstantiate).
   std::map<unsigned, std::string> HipByArity;
+  /// Functions: the values of parameters (by 0-based index) that CUDA
+  /// defaults and HIP does not (default_args: cudaMalloc3DArray's flags,
+  /// `{3: "0"}`), in HIP's spelling; a call that stops before them has them
+  /// appended, up to the first count HIP takes.
+  std::map<unsigned, std::string> DefaultArgs;
   /// Functions: the shim a call becomes when the CUDA overload it resolves
   /// to takes this first parameter type, which HIP's function lacks
   /// (shim_by_param: atomicAdd's `__half *` is cu2dcu_atomicAdd_half), or,

@@ -52,7 +52,7 @@ json::Object encodeEntry(const ApiEntry &E) {
     O["defined_only"] = true;
   if (E.Warp != WarpFn::None)
     O["warp"] = int(E.Warp);
-  for (auto [Key, Forms] : {std::pair{"hip_by_arity", &E.HipByArity}, {"qualifier_casts", &E.QualifierCasts}})
+  for (auto [Key, Forms] : {std::pair{"hip_by_arity", &E.HipByArity}, {"qualifier_casts", &E.QualifierCasts}, {"default_args", &E.DefaultArgs}})
     if (!Forms->empty()) {
       json::Object Encoded;
       for (const auto &[Index, Name] : *Forms)
@@ -83,7 +83,7 @@ std::string text(const json::Object &O, llvm::StringRef Key) {
 /// argument count or index and a parameter type, and missing_members; false
 /// when one is not as encodeEntry writes it.
 bool decodeForms(const json::Object &O, ApiEntry &E) {
-  for (auto [Key, Forms] : {std::pair{"hip_by_arity", &E.HipByArity}, {"qualifier_casts", &E.QualifierCasts}})
+  for (auto [Key, Forms] : {std::pair{"hip_by_arity", &E.HipByArity}, {"qualifier_casts", &E.QualifierCasts}, {"default_args", &E.DefaultArgs}})
     if (const json::Object *Encoded = O.getObject(Key))
       for (const auto &[Number, Value] : *Encoded) {
         unsigned N = 0;

@@ -27,7 +27,8 @@ void addFinding(FileFindings &Out, const std::string &Text, const std::string &P
 
 /// The entry as it applies to the call whose name ends at NameEnd: where HIP
 /// has another function for this argument count (hip_by_arity), that one,
-/// whose note (about the entry's usual form) no longer applies.
+/// whose note (about the entry's usual form) no longer applies; where HIP
+/// has none (a null form), an unsupported entry saying so.
 static std::optional<ApiEntry> formOfCall(const ApiEntry &Entry, const std::string &Text,
                                           unsigned NameEnd) {
   if (Entry.HipByArity.empty())
@@ -38,9 +39,33 @@ static std::optional<ApiEntry> formOfCall(const ApiEntry &Entry, const std::stri
     return std::nullopt;
   ApiEntry Call = Entry;
   Call.Hip = Form->second;
+  if (Call.Hip.empty()) {
+    Call.Status = EntryStatus::Unsupported;
+    Call.HipSince.reset();
+    Call.Reason = "no declaration of '" + Entry.Hip + "' takes " + std::to_string(*Arity) +
+                  " arguments, as this call passes" +
+                  (Entry.Note.empty() ? "" : " (" + Entry.Note + ")");
+  }
   Call.Note.clear();
   Call.HipByArity.clear();
+  Call.DefaultArgs.clear(); // they are the usual form's
   return Call;
+}
+
+/// Appends the arguments that CUDA defaults and HIP does not (default_args)
+/// to the call whose name ends at NameEnd, where it stops before them.
+static void appendDefaultArgs(const ApiEntry &Entry, const std::string &Text, unsigned NameEnd,
+                              FileFindings &Out) {
+  if (Entry.DefaultArgs.empty())
+    return;
+  std::optional<CallShape> Call = callShape(Text, NameEnd);
+  if (!Call)
+    return;
+  std::string Appended;
+  for (unsigned Index = Call->Arity; Entry.DefaultArgs.count(Index); ++Index)
+    Appended += (Index == 0 ? "" : ", ") + Entry.DefaultArgs.at(Index);
+  if (!Appended.empty())
+    Out.Edits.push_back({Call->Close, 0, Appended, "default-args", Entry.Cuda});
 }
 
 /// Where `struct cudaX` / `enum cudaX` / `union cudaX` begins, for a use of a
@@ -117,6 +142,7 @@ void translateUse(const ApiEntry &Entry, unsigned Offset, unsigned Length,
                                                      : Offset;
     Out.Edits.push_back({Keyword, Offset + Length - Keyword, Entry.Hip, Entry.Family, Entry.Cuda});
   }
+  appendDefaultArgs(Entry, Text, Offset + Length, Out);
 }
 
 void translateLaunchBounds(const ApiMap &Map, const LaunchBoundsSpelling &Use,

@@ -68,6 +68,11 @@ std::vector<RawToken> lexRaw(const std::string &Text, unsigned Begin, unsigned E
 }
 
 std::optional<unsigned> callArity(const std::string &Text, unsigned NameEnd) {
+  std::optional<CallShape> Shape = callShape(Text, NameEnd);
+  return Shape ? std::optional<unsigned>(Shape->Arity) : std::nullopt;
+}
+
+std::optional<CallShape> callShape(const std::string &Text, unsigned NameEnd) {
   // A call's argument list rarely spans more than a few lines; the window
   // keeps each lookup cheap in a long file.
   constexpr unsigned Window = 4096;
@@ -82,7 +87,7 @@ std::optional<unsigned> callArity(const std::string &Text, unsigned NameEnd) {
       break;
     case clang::tok::r_paren: case clang::tok::r_square: case clang::tok::r_brace:
       if (--Depth == 0)
-        return I == 1 ? 0 : Commas + 1;
+        return CallShape{I == 1 ? 0 : Commas + 1, T[I].Offset};
       break;
     case clang::tok::comma:
       Commas += Depth == 1;

@@ -38,6 +38,13 @@ size_t continuationEnd(const std::string &Text, size_t Backslash);
 /// '(' follows or the parentheses do not close within the file.
 std::optional<unsigned> callArity(const std::string &Text, unsigned NameEnd);
 
+/// callArity's call: its argument count and the offset of its ')'.
+struct CallShape {
+  unsigned Arity = 0;
+  unsigned Close = 0;
+};
+std::optional<CallShape> callShape(const std::string &Text, unsigned NameEnd);
+
 /// The spelling of a token as the compiler sees it: line continuations
 /// (backslash, optional spaces, newline) removed.
 std::string cleanSpelling(const std::string &Text, const RawToken &T);

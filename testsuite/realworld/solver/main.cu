@@ -1,6 +1,9 @@
 // A solver step captured in a CUDA graph, with the calls real programs make:
 // the CUDA 11 and 12 forms of cudaGraphInstantiate, CUDA's C++ overloads,
-// mixed-sign min/max, half-precision atomics, directed rounding for bounds.
+// mixed-sign min/max, half-precision atomics, directed rounding for bounds;
+// and calls that leave out arguments CUDA defaults and HIP does not (the
+// graph's flags, a cooperative launch's shared memory and stream, a 3-D
+// array's flags).
 #include <cuda_fp16.h>
 #include "helpers/check.h"
 #include "helpers/vec_math.h"
@@ -14,6 +17,11 @@ __global__ void relax(float2 *x, const float2 *b, __half *residual, float *lower
   atomicAdd(residual, __float2half(dot(r, r)));
   lower[i] = __fadd_rd(x[i].x, -x[i].y);
   atomicInc_system(reinterpret_cast<unsigned *>(lower) + n, umin(limit, 1024u));
+}
+
+__global__ void clear(float *lower, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += gridDim.x * blockDim.x)
+    lower[i] = 0.0f;
 }
 
 int main() {
@@ -35,6 +43,18 @@ int main() {
   CHECK(cudaStreamCreate(&stream));
   CHECK(cudaEventCreate(&start, cudaEventDefault));
   CHECK(cudaEventCreate(&stop, cudaEventBlockingSync));
+  int count = n;
+  void *clearArgs[] = {&lower, &count};
+  CHECK(cudaLaunchCooperativeKernel((void *)clear, dim3(4), dim3(256), clearArgs));
+  cudaArray_t volume;
+  cudaChannelFormatDesc texel = cudaCreateChannelDesc<float>();
+  CHECK(cudaMalloc3DArray(&volume, &texel, make_cudaExtent(16, 16, 16)));
+  cudaGraph_t probe;
+  cudaGraphExec_t probeExec;
+  CHECK(cudaGraphCreate(&probe, 0));
+  CHECK(cudaGraphInstantiate(&probeExec, probe));
+  CHECK(cudaGraphExecDestroy(probeExec));
+  CHECK(cudaGraphDestroy(probe));
 
   cudaGraph_t graph;
   cudaGraphExec_t step;
@@ -56,6 +76,7 @@ int main() {
   std::printf("10 iterations in %.3f ms\n", ms);
   CHECK(cudaGraphExecDestroy(step));
   CHECK(cudaGraphDestroy(graph));
+  CHECK(cudaFreeArray(volume));
   CHECK(cudaFreeHost(pinned));
   CHECK(cudaFree(x));
   return 0;
