@@ -10,7 +10,9 @@ through HIP's NVIDIA path (nvcc with the project's compat headers).
   CUDA 11's and 12's cudaGraphInstantiate forms, CUDA's C++ overloads
   (cudaEventCreate with flags, cudaMallocHost with flags, a typed
   cudaHostGetDevicePointer), mixed-sign min, umin, atomicAdd on __half,
-  __fadd_rd, atomicInc_system.
+  __fadd_rd, atomicInc_system, and calls that leave out arguments CUDA
+  defaults and HIP does not (cudaLaunchCooperativeKernel, cudaMalloc3DArray,
+  a two-argument cudaGraphInstantiate).
 - stats: bf16 <-> half casts, htanh, block-scope atomics, atomicAdd on
   __nv_bfloat16, CUDA 13's cudaMemAdvise / cudaMemPrefetchAsync. HIP 6.4 only:
   the compat headers are HIP 5.2's NVIDIA path, which has no hip_bf16.h.
