@@ -95,8 +95,9 @@ def add_call_forms(entries, cuda_sigs, hip_sigs, hip_spelling):
     tree (a count any of them takes is left to hip_since and the target);
     hip_spelling(text): a default's HIP spelling, None where it has none."""
     for e in entries.values():
+        # An unsupported entry with a hip_since is translated from that HIP on.
         if e["kind"] != "function" or not e.get("hip") or e.get("shim") or \
-                e.get("status", "supported") == "unsupported":
+                (e.get("status", "supported") == "unsupported" and not e.get("hip_since")):
             continue
         cuda_overloads = _overloads(cuda_sigs, e["cuda"])
         cuda = _counts(cuda_overloads)

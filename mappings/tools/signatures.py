@@ -201,7 +201,7 @@ def _signatures(side, tree, headers):
     src = "".join("#include <%s>\n" % h for h in headers)
     args = flags + ["-ferror-limit=0", "-fsyntax-only", "-fno-color-diagnostics",
                     "-Xclang", "-ast-dump"]
-    return hdrscan._cached_scan("signatures+records5", args, src, roots, lambda out: _parse(out, roots))
+    return hdrscan._cached_scan("signatures+records6", args, src, roots, lambda out: _parse(out, roots))
 
 
 def hip_signatures(tree):
