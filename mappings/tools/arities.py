@@ -82,7 +82,7 @@ def _defaults_up_to(overloads, hip_overloads, count, target, hip_spelling):
             continue
         # A pointer written as one is an optional output in CUDA, which HIP
         # may not accept null for: only values and handles are filled in.
-        values = [None if o["params"][i].endswith("*") else hip_spelling(defaults.get(i))
+        values = [None if o["params"][i].endswith("*") else hip_spelling(defaults.get(str(i)))
                   for i in range(count, target)]
         if all(values):
             return {str(i): v for i, v in zip(range(count, target), values)}

@@ -95,7 +95,8 @@ def _on_default(walk, depth, node, rest):
         return True
     value = _default_value(node, rest)
     if value is not None:
-        walk.function[1].setdefault("defaults", {})[index] = value
+        # keyed as JSON keys are, so that a cached scan reads the same
+        walk.function[1].setdefault("defaults", {})[str(index)] = value
     walk.default = None
     return True
 
@@ -201,7 +202,7 @@ def _signatures(side, tree, headers):
     src = "".join("#include <%s>\n" % h for h in headers)
     args = flags + ["-ferror-limit=0", "-fsyntax-only", "-fno-color-diagnostics",
                     "-Xclang", "-ast-dump"]
-    return hdrscan._cached_scan("signatures+records6", args, src, roots, lambda out: _parse(out, roots))
+    return hdrscan._cached_scan("signatures+records7", args, src, roots, lambda out: _parse(out, roots))
 
 
 def hip_signatures(tree):
@@ -219,6 +220,6 @@ def cuda_signatures():
     instantiate: counted for their argument counts only)} of the CUDA translation unit; an overload is {"params": [types],
     "template": [type parameter names], "header": declaring header}, with
     "required" (the parameters before the first default argument) where one
-    has a default, "defaults" ({index: the literal or enumerator}) for the
+    has a default, "defaults" ({"index": the literal or enumerator}) for the
     defaults that are one, and "variadic" where it ends in `...`."""
     return _signatures("cuda", None, F.cuda_tu())

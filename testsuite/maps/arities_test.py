@@ -2,6 +2,7 @@
 """mappings/tools/arities.py on declarations shaped as the headers' are: a
 default is appended only where HIP's overload means the same by it, and a
 count no HIP overload takes becomes a null form."""
+import json
 import os
 import sys
 import unittest
@@ -38,9 +39,17 @@ def forms(name, cuda, hip, hip_name=None):
 class Arities(unittest.TestCase):
     def test_flags_default_is_appended(self):
         cuda = [fn(["cudaArray_t *", "const cudaChannelFormatDesc *", "cudaExtent", "unsigned int"],
-                   required=3, defaults={3: "0"})]
+                   required=3, defaults={"3": "0"})]
         hip = [fn(["hipArray_t *", "const hipChannelFormatDesc *", "hipExtent", "unsigned int"])]
         self.assertEqual(forms("cudaMalloc3DArray", cuda, hip), ({"3": "0"}, None))
+
+    def test_cached_signatures_give_the_same_forms(self):
+        # hdrscan's cache stores signatures as JSON: keys come back as strings.
+        cuda = [fn(["cudaArray_t *", "const cudaChannelFormatDesc *", "cudaExtent", "unsigned int"],
+                   required=3, defaults={"3": "0"})]
+        hip = [fn(["hipArray_t *", "const hipChannelFormatDesc *", "hipExtent", "unsigned int"])]
+        cached = json.loads(json.dumps(cuda)), json.loads(json.dumps(hip))
+        self.assertEqual(forms("cudaMalloc3DArray", *cached), forms("cudaMalloc3DArray", cuda, hip))
 
     def test_count_without_defaults_is_a_null_form(self):
         cuda = [fn(["cudaGraph_t", "const cudaGraphNode_t *", "const cudaGraphNode_t *",
@@ -52,7 +61,7 @@ class Arities(unittest.TestCase):
         # CUDA (val, obj, x, y, layerFace, mode = trap); HIP (val, obj, x, y, face, layer):
         # the mode must not land in HIP's layer: the five-argument call is reported.
         cuda = [fn(["T", "cudaSurfaceObject_t", "int", "int", "int", "cudaSurfaceBoundaryMode"],
-                   template=["T"], required=5, defaults={5: "cudaBoundaryModeTrap"})]
+                   template=["T"], required=5, defaults={"5": "cudaBoundaryModeTrap"})]
         hip = [fn(["T", "hipSurfaceObject_t", "int", "int", "int", "int"], template=["T"])]
         self.assertEqual(forms("surfCubemapLayeredwrite", cuda, hip, "surfCubemapLayeredwrite"),
                          (None, {"5": None}))
@@ -60,13 +69,13 @@ class Arities(unittest.TestCase):
     def test_default_for_another_form_is_not_appended(self):
         # CUDA's value form (obj, x, y, mode = trap) against HIP's pointer form (T *, obj, x, y).
         cuda = [fn(["cudaSurfaceObject_t", "int", "int", "cudaSurfaceBoundaryMode"], template=["T"],
-                   required=3, defaults={3: "cudaBoundaryModeTrap"})]
+                   required=3, defaults={"3": "cudaBoundaryModeTrap"})]
         hip = [fn(["T *", "hipSurfaceObject_t", "int", "int"], template=["T"])]
         self.assertEqual(forms("surf2Dread", cuda, hip, "surf2Dread"), (None, {"3": None}))
 
     def test_defaulted_pointer_is_not_filled(self):
         cuda = [fn(["cudaStream_t", "cudaStreamCaptureStatus *", "unsigned long long *"],
-                   required=2, defaults={2: "0"})]
+                   required=2, defaults={"2": "0"})]
         hip = [fn(["hipStream_t", "hipStreamCaptureStatus *", "unsigned long long *"])]
         self.assertEqual(forms("cudaStreamGetCaptureInfo", cuda, hip), (None, {"2": None}))
 
