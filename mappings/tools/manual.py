@@ -1101,11 +1101,14 @@ SPSM_REASON = ("SpSM solve buffer: hipsparseSpSM_solve takes the external buffer
                "pass it to the solve.")
 # HIP's gebsr buffer sizes are size_t, CUDA's int: a cast of the pointer would
 # let hipSPARSE write 8 bytes into a 4-byte int.
+# CUDA's *_bufferSizeExt takes the size_t *: that one is HIP's function.
 for _t in "SDCZ":
     for _n in ("cusparse%scsr2gebsr_bufferSize" % _t, "cusparse%sgebsr2gebsc_bufferSize" % _t):
-        _hip = "hip" + _n[4:]
+        _hip = "hip" + _n[2:]
         RULES["cusparse"][_n] = U("HIP's %s writes the size to a size_t *, CUDA's to an int *: "
-                                  "declare the size as size_t and call %s." % (_hip, _hip))
+                                  "declare the size as size_t and call %sExt, which is %s."
+                                  % (_hip, _n, _hip))
+        RULES["cusparse"][_n + "Ext"] = S(_hip)
 RULES["cusparse"]["cusparseSpSM_analysis"] = U(SPSM_REASON,
                                                shim="cu2dcu_hipsparseSpSM_analysis")
 RULES["cusparse"]["cusparseSpSM_solve"] = U(SPSM_REASON, shim="cu2dcu_hipsparseSpSM_solve")
